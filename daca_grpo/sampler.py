@@ -6,21 +6,21 @@
 __all__ = ['transfer_schedule', 'gumbel_proposals', 'top_k_mask', 'Trajectory', 'Rollout', 'check_generate_args', 'generate',
            'plot_trajectory']
 
-# %% ../nbs/03_sampler.ipynb #eef0c562
+# %% ../nbs/03_sampler.ipynb #b3dc752f
 from dataclasses import dataclass, field
 import math
 import torch, torch.nn.functional as F
 from tqdm.auto import tqdm
 from .adapters import adapter_for, completion_logits, completion_mask, DLLMAdapter
 
-# %% ../nbs/03_sampler.ipynb #cc8a770d
+# %% ../nbs/03_sampler.ipynb #f72b9bb4
 def transfer_schedule(n_masked, steps):
     "Tokens to commit at each step: [B] masked counts -> [B, steps], remainder on the first steps."
     n_masked = torch.as_tensor(n_masked).long()
     base, rem = n_masked // steps, n_masked % steps
     return base[:, None] + (torch.arange(steps, device=n_masked.device)[None] < rem[:, None]).long()
 
-# %% ../nbs/03_sampler.ipynb #e5e1afbf
+# %% ../nbs/03_sampler.ipynb #cad4dd7a
 def gumbel_proposals(logits, temperature, generator=None):
     "Sample token ids [...] from softmax(logits / temperature) by float64 Gumbel-max (argmax at temperature 0)."
     if temperature == 0: return logits.argmax(-1)
@@ -28,7 +28,7 @@ def gumbel_proposals(logits, temperature, generator=None):
     u = torch.rand(logits.shape, generator=generator, dtype=torch.float64, device=logits.device)
     return (logits.exp() / (-torch.log(u)) ** temperature).argmax(-1)
 
-# %% ../nbs/03_sampler.ipynb #167a762c
+# %% ../nbs/03_sampler.ipynb #95b59f2d
 def top_k_mask(confidence, k):
     "Bool [B, L] marking the k[b] largest entries of each row of `confidence` [B, L]."
     order = confidence.argsort(dim=-1, descending=True, stable=True)
@@ -36,7 +36,7 @@ def top_k_mask(confidence, k):
     ranks.scatter_(-1, order, torch.arange(confidence.shape[-1], device=confidence.device).expand_as(order))
     return ranks < k[:, None]
 
-# %% ../nbs/03_sampler.ipynb #7c6bcf42
+# %% ../nbs/03_sampler.ipynb #6ce2baf9
 @dataclass
 class Trajectory:
     "What the sampler saw: when each completion position was committed and how confident the model was at each step."
@@ -67,7 +67,7 @@ class Trajectory:
             raise ValueError("Trajectory.cat: all trajectories need the same block_length and steps")
         return cls(torch.cat([t.birth_step for t in trajs]), torch.cat([t.step_logconf for t in trajs]), t0.block_length, t0.steps)
 
-# %% ../nbs/03_sampler.ipynb #4921b4b7
+# %% ../nbs/03_sampler.ipynb #09e47c6c
 @dataclass
 class Rollout:
     "The output of `generate`: prompts, completions and the denoising trajectory."
@@ -84,7 +84,7 @@ class Rollout:
         "Bool [B, L]: completion tokens up to and including the first end-of-sequence token."
         return completion_mask(self.completion_ids, eos_token_ids)
 
-# %% ../nbs/03_sampler.ipynb #582f612e
+# %% ../nbs/03_sampler.ipynb #332b84f4
 def check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale,
                         remasking, mask_token_id, max_positions=None):
     if prompt_ids.dim() != 2: raise ValueError(f"prompt_ids must be [batch, prompt_len], got shape {tuple(prompt_ids.shape)}")
@@ -111,10 +111,11 @@ def check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_len
         raise ValueError(f"prompt length {prompt_ids.shape[1]} + gen_length {gen_length} exceeds the model's context "
                          f"({max_positions} positions): shorten the prompts (prompt_ids) or gen_length")
 
-# %% ../nbs/03_sampler.ipynb #b26ce265
+# %% ../nbs/03_sampler.ipynb #c27b8728
 @torch.no_grad()
 def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, block_length=32, temperature=0.0,
-             cfg_scale=0.0, remasking='low_confidence', generator=None, adapter: DLLMAdapter = None, progress=False) -> Rollout:
+             cfg_scale=0.0, remasking='low_confidence', generator=None, adapter: DLLMAdapter = None, progress=False,
+             allow_mask_proposal=False) -> Rollout:
     "LLaDA's semi-autoregressive masked-diffusion sampler, recording the denoising trajectory."
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
@@ -145,6 +146,7 @@ def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, 
                 cond_l, uncond_l = completion_logits(adapter, model, torch.cat([x, uncond]), att, L).chunk(2)
                 logits = uncond_l + (cfg_scale + 1) * (cond_l - uncond_l)
             else: logits = completion_logits(adapter, model, x, att, L)               # [B, L, V]
+            if not allow_mask_proposal: logits[..., mask_id] = -math.inf              # never propose [MASK] itself
             x0 = comp.clone()
             x0[masked] = gumbel_proposals(logits[masked], temperature, generator)
             lf = logits if logits.dtype == torch.float64 else logits.float()                 # rank in >= float32
@@ -161,7 +163,7 @@ def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, 
     traj = Trajectory(birth, logconf, block_length, steps)
     return Rollout(prompt_ids, prompt_mask, x[:, P:].clone(), traj, forward_passes=steps)
 
-# %% ../nbs/03_sampler.ipynb #535d2904
+# %% ../nbs/03_sampler.ipynb #2ef35691
 def plot_trajectory(rollout, row=0, tokenizer=None, ax=None, cmap='viridis', max_cols=32):
     "Heat map of `birth_step` for one row, annotated with the committed tokens."
     import matplotlib.pyplot as plt
