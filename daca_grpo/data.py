@@ -10,15 +10,15 @@ __all__ = ['SYSTEM_PROMPT', 'SUDOKU_SYSTEM_PROMPT', 'MATH_TRAIN_INSTRUCTION', 'C
            'load_math500', 'load_countdown', 'load_sudoku', 'load_jsonschemabench', 'solve_countdown',
            'example_instance', 'corrupt_instance']
 
-# %% ../nbs/10_data.ipynb #c0133604
+# %% ../nbs/10_data.ipynb #13ca305f
 import os, re, json, csv, math, itertools
 from fractions import Fraction
 from pathlib import Path
 import datasets
 from datasets import Dataset
-from .rewards import (extract_hash_answer, gsm8k_gold, schema_validator, json_validates, countdown_correct)
+from .rewards import extract_hash_answer, gsm8k_gold, schema_validator, json_validates
 
-# %% ../nbs/10_data.ipynb #777370da
+# %% ../nbs/10_data.ipynb #befdfbe3
 def _repo_roots():
     roots = []
     try: roots.append(Path(__file__).resolve().parent.parent)
@@ -40,7 +40,7 @@ def data_dir() -> Path:
     raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the folder holding gsm8k/, math500/, countdown/, "
                             f"sudoku/, jsonschemabench/ (looked for ../shared/data next to {[str(r) for r in _repo_roots()]})")
 
-# %% ../nbs/10_data.ipynb #9483a6f2
+# %% ../nbs/10_data.ipynb #408fe249
 def read_records(path) -> list[dict]:
     "Rows of a local .jsonl/.json/.csv file, with errors naming the file (and line)."
     path = Path(path)
@@ -75,7 +75,7 @@ def _require(rows, fields, where):
         miss = [f for f in fields if f not in r]
         if miss: raise KeyError(f"{where}: record {i} has no field {miss[0]!r} (fields: {sorted(r)})")
 
-# %% ../nbs/10_data.ipynb #7e862c08
+# %% ../nbs/10_data.ipynb #a10a88d1
 SYSTEM_PROMPT = """
 Respond in the following format:
 <reasoning>
@@ -113,7 +113,7 @@ COUNTDOWN_TRAIN_TEMPLATE = ("Using only the numbers {numbers}, create an arithme
     "After reasoning, provide only your final expression inside <answer></answer> tags without including an equals sign or the target number. "
     "For example, if the numbers are [2, 3, 4] and the target is 5, a valid answer is: <answer>\n2*4-3\n</answer>")
 
-# %% ../nbs/10_data.ipynb #2e256a84
+# %% ../nbs/10_data.ipynb #b6c02a09
 GSM_EVAL_SYSTEM_PROMPT = """You are a math expert. You will be given a question to solve. Solve it step by step. Wrap the final answer in a \\boxed{}. 
 Respond in the following format:
 <reasoning>
@@ -140,7 +140,7 @@ COUNTDOWN_EVAL_SYSTEM_PROMPT = ("Using only the provided numbers, create an arit
 
 EVAL_PREFILL = '<reasoning>'
 
-# %% ../nbs/10_data.ipynb #422b11ba
+# %% ../nbs/10_data.ipynb #48a3459d
 JSON_TRAIN_TEMPLATE = "Generate a JSON value that satisfies the following JSON schema. Put only the JSON inside <answer></answer> tags.\n\nSchema:\n{schema}"
 JSON_EVAL_SYSTEM_PROMPT = """You will be given a JSON schema. Produce a JSON value that is valid against it.
 Respond in the following format:
@@ -151,7 +151,7 @@ Your reasoning here
 {the JSON value}
 </answer>"""
 
-# %% ../nbs/10_data.ipynb #7b765fc1
+# %% ../nbs/10_data.ipynb #26bc7dbf
 TASKS = ('gsm8k', 'math', 'countdown', 'sudoku', 'json')
 
 def _user_content(task, row, style):
@@ -190,7 +190,7 @@ def build_prompt(tokenizer, task: str, row: dict, style: str = 'train'):
         return msgs
     return render_prompt(tokenizer, msgs, EVAL_PREFILL if style == 'eval' else '')
 
-# %% ../nbs/10_data.ipynb #8b07f0d7
+# %% ../nbs/10_data.ipynb #e14918da
 def _finish(rows, task, tokenizer, style):
     for r in rows: r['prompt'] = build_prompt(tokenizer, task, r, style)
     return Dataset.from_list(rows)
@@ -214,7 +214,7 @@ def load_math500(source=None, tokenizer=None, style='train') -> Dataset:
             'level': int(r.get('level', 0) or 0), 'unique_id': r.get('unique_id', str(i))} for i, r in enumerate(rows)]
     return _finish(out, 'math', tokenizer, style)
 
-# %% ../nbs/10_data.ipynb #d9547e45
+# %% ../nbs/10_data.ipynb #47abeaaa
 def load_countdown(source=None, tokenizer=None, style='train', n_numbers=None, split='train') -> Dataset:
     "Countdown (`numbers`, `target`) from d1's cd3 test file (default), a 3to4 file, or `Jiayi-Pan/Countdown-Tasks-3to4`."
     rows, where = load_records(source, 'countdown/countdown_cd3_test.jsonl', split=split)
@@ -250,7 +250,7 @@ def load_jsonschemabench(subset='Github_easy', source=None, tokenizer=None, styl
            for r in rows]
     return _finish(out, 'json', tokenizer, style)
 
-# %% ../nbs/10_data.ipynb #18aff906
+# %% ../nbs/10_data.ipynb #c9fa7e24
 def solve_countdown(numbers, target):
     "An expression using each of `numbers` once with + - * / that equals `target` (exact), or None."
     target = Fraction(target)
@@ -269,7 +269,7 @@ def solve_countdown(numbers, target):
     if e is None: return None
     return e[1:-1] if e.startswith('(') and e.endswith(')') and len(numbers) > 1 else e
 
-# %% ../nbs/10_data.ipynb #86f80575
+# %% ../nbs/10_data.ipynb #bd9a5d98
 def _resolve_ref(ref, root):
     if not ref.startswith('#'): return None
     node = root

@@ -6,14 +6,12 @@
 __all__ = ['split_of', 'd1_completion', 'all_sudoku_grids', 'sudoku_is_valid', 'make_sudoku', 'make_countdown', 'make_arithmetic',
            'make_json']
 
-# %% ../nbs/11_procedural.ipynb #63c50a31
-import random, json, hashlib, itertools, re
-from fractions import Fraction
+# %% ../nbs/11_procedural.ipynb #b4fe363b
+import random, json, hashlib, re
 from datasets import Dataset, DatasetDict
-from .data import build_prompt, render_prompt, SYSTEM_PROMPT, task_messages
-from .rewards import countdown_correct, json_validates, schema_validator
+from .data import build_prompt, render_prompt
 
-# %% ../nbs/11_procedural.ipynb #bb7b71b2
+# %% ../nbs/11_procedural.ipynb #9bd47bc0
 def split_of(key: str, seed: int = 0, test_frac: float = 0.2) -> str:
     "'test' or 'train' for `key`, a pure function of (seed, key)."
     h = int.from_bytes(hashlib.sha256(f'{seed}:{key}'.encode()).digest()[:8], 'big') / 2 ** 64
@@ -38,7 +36,7 @@ def _to_dataset_dict(rows, key_name):
         out[split] = Dataset.from_list([{k: v for k, v in r.items() if k != 'split'} for r in rs]) if rs else Dataset.from_dict({key_name: []})
     return DatasetDict(out)
 
-# %% ../nbs/11_procedural.ipynb #0a404e4d
+# %% ../nbs/11_procedural.ipynb #a2edd490
 _UNITS = [[r * 4 + c for c in range(4)] for r in range(4)] + [[r * 4 + c for r in range(4)] for c in range(4)] + \
          [[(br + r) * 4 + bc + c for r in range(2) for c in range(2)] for br in (0, 2) for bc in (0, 2)]
 _PEERS = [sorted({j for u in _UNITS if i in u for j in u} - {i}) for i in range(16)]
@@ -64,7 +62,7 @@ def sudoku_is_valid(grid: str) -> bool:
     "True iff `grid` is a complete valid 4x4 Sudoku."
     return bool(re.fullmatch(r'[1-4]{16}', grid)) and all(len({grid[i] for i in u}) == 4 for u in _UNITS)
 
-# %% ../nbs/11_procedural.ipynb #cc268454
+# %% ../nbs/11_procedural.ipynb #3f54a2d6
 def _sudoku_puzzle(grid, n_blanks, rng, tries=200):
     for _ in range(tries):
         blanks = set(rng.sample(range(16), n_blanks))
@@ -94,7 +92,7 @@ def make_sudoku(n_train=2000, n_test=200, n_blanks=8, seed=0, test_frac=0.2, exc
                              target_completion=d1_completion(' '.join(g[i:i + 4] for i in range(0, 16, 4)), g)))
     return _to_dataset_dict(rows, 'puzzle')
 
-# %% ../nbs/11_procedural.ipynb #5cec0eb7
+# %% ../nbs/11_procedural.ipynb #ec77cb1f
 _OPS = {'+': lambda a, b: a + b, '-': lambda a, b: a - b, '*': lambda a, b: a * b, '/': lambda a, b: a // b if b and a % b == 0 else None}
 
 def _countdown_problem(rng, n_numbers, max_number, target_min, target_max, tries=100):
@@ -135,7 +133,7 @@ def make_countdown(n_train=2000, n_test=200, n_numbers=3, max_number=20, target_
                          target_completion=d1_completion('\n'.join(steps), expr)))
     return _to_dataset_dict(rows, 'numbers')
 
-# %% ../nbs/11_procedural.ipynb #d914dcdb
+# %% ../nbs/11_procedural.ipynb #643b5f87
 _NAMES = ['Ann', 'Ben', 'Cy', 'Dee', 'Eli', 'Fay', 'Gus', 'Ivy', 'Jo', 'Kai']
 _ITEMS = ['apples', 'books', 'coins', 'pens', 'cards', 'eggs', 'shells', 'stamps']
 _STEPS = [('+', '{who} buys {n} more.'), ('+', '{who} finds {n} more.'), ('-', '{who} gives away {n}.'), ('-', '{who} loses {n}.'),
@@ -173,7 +171,7 @@ def make_arithmetic(n_train=2000, n_test=200, min_steps=2, max_steps=4, max_star
                          target_completion=d1_completion('\n'.join(eqs), str(ans))))
     return _to_dataset_dict(rows, 'question')
 
-# %% ../nbs/11_procedural.ipynb #63c70393
+# %% ../nbs/11_procedural.ipynb #9b3f4943
 _PROPS = ['id', 'age', 'name', 'size', 'ok', 'tag', 'n', 'color', 'x', 'y']
 _WORDS = ['red', 'blue', 'big', 'small', 'cat', 'dog', 'yes', 'no']
 
