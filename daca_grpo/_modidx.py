@@ -142,6 +142,7 @@ d = { 'settings': { 'branch': 'main',
                                    'daca_grpo.rewards.sudoku_eval_extract': ('rewards.html#sudoku_eval_extract', 'daca_grpo/rewards.py'),
                                    'daca_grpo.rewards.sudoku_eval_metric': ('rewards.html#sudoku_eval_metric', 'daca_grpo/rewards.py'),
                                    'daca_grpo.rewards.sudoku_reward': ('rewards.html#sudoku_reward', 'daca_grpo/rewards.py'),
+                                   'daca_grpo.rewards.task_rewards': ('rewards.html#task_rewards', 'daca_grpo/rewards.py'),
                                    'daca_grpo.rewards.xmlcount_reward': ('rewards.html#xmlcount_reward', 'daca_grpo/rewards.py')},
             'daca_grpo.tokenizer': { 'daca_grpo.tokenizer.build_tokenizer': ('tokenizer.html#build_tokenizer', 'daca_grpo/tokenizer.py'),
                                      'daca_grpo.tokenizer.tiny_tokenizer': ('tokenizer.html#tiny_tokenizer', 'daca_grpo/tokenizer.py')}}}
