@@ -14,7 +14,7 @@ __all__ = ['SOFT_FORMAT', 'STRICT_FORMAT', 'MAX_EXPR_CHARS', 'MAX_ABS_VALUE', 'S
            'math_eval_score', 'countdown_eval_extract', 'countdown_eval_score', 'sudoku_eval_extract',
            'sudoku_eval_cells', 'sudoku_eval_metric', 'score_generations', 'task_rewards']
 
-# %% ../nbs/09_rewards.ipynb #9e6144ff
+# %% ../nbs/09_rewards.ipynb #b7059de1
 import re, ast, json, math, operator
 from fractions import Fraction
 from collections import Counter
@@ -22,7 +22,7 @@ from pathlib import Path
 import jsonschema
 from jsonschema.validators import validator_for
 
-# %% ../nbs/09_rewards.ipynb #ecdadbdd
+# %% ../nbs/09_rewards.ipynb #0b2adf4a
 def completion_texts(completions) -> list[str]:
     "Strings from TRL completions: plain strings, or conversational `[{'role':..., 'content':...}]` lists."
     out = []
@@ -40,7 +40,7 @@ def _column(kwargs, name, n):
     if len(col) != n: raise ValueError(f"column '{name}' has {len(col)} entries for {n} completions")
     return col
 
-# %% ../nbs/09_rewards.ipynb #af4abba7
+# %% ../nbs/09_rewards.ipynb #0e04e1fe
 def extract_xml_answer(text: str) -> str:
     "d1's answer extraction: text after the last `<answer>`, up to `</answer>`, stripped."
     return text.split('<answer>')[-1].split('</answer>')[0].strip()
@@ -49,7 +49,7 @@ def extract_hash_answer(text: str):
     "The GSM8K gold answer: what follows `####` (None without one)."
     return text.split('####')[1].strip() if '####' in text else None
 
-# %% ../nbs/09_rewards.ipynb #6a4abde8
+# %% ../nbs/09_rewards.ipynb #502ba1c8
 def count_xml(text: str) -> float:
     "d1's `count_xml`: 0.125 per well-formed tag line, minus 0.001 per character after the answer."
     count = 0.0
@@ -67,7 +67,7 @@ def xmlcount_reward(prompts=None, completions=(), **kwargs) -> list[float]:
     "d1's `xmlcount_reward_func` (max 0.5)."
     return [count_xml(c) for c in completion_texts(completions)]
 
-# %% ../nbs/09_rewards.ipynb #d26c4e81
+# %% ../nbs/09_rewards.ipynb #90bc4b85
 SOFT_FORMAT = r"<reasoning>.*?</reasoning>\s*<answer>.*?</answer>"
 STRICT_FORMAT = r"^<reasoning>\n.*?\n</reasoning>\n<answer>\n.*?\n</answer>\n$"
 
@@ -83,7 +83,7 @@ def strict_format_reward(prompts=None, completions=(), d1_compat=False, **kwargs
     "0.5 if the completion is exactly `<reasoning>\\n...\\n</reasoning>\\n<answer>\\n...\\n</answer>\\n`."
     return _format_score(STRICT_FORMAT, completion_texts(completions), d1_compat)
 
-# %% ../nbs/09_rewards.ipynb #79a98649
+# %% ../nbs/09_rewards.ipynb #74a67f12
 def int_reward(prompts=None, completions=(), d1_compat=False, **kwargs) -> list[float]:
     "0.5 if the extracted `<answer>` is a non-negative integer in digits."
     ans = [extract_xml_answer(t) for t in completion_texts(completions)]
@@ -96,7 +96,7 @@ def correctness_reward(prompts=None, completions=(), answer=None, **kwargs) -> l
     gold = _column({'answer': answer}, 'answer', len(texts))
     return [2.0 if extract_xml_answer(t) == str(a).strip() else 0.0 for t, a in zip(texts, gold)]
 
-# %% ../nbs/09_rewards.ipynb #7a7b212b
+# %% ../nbs/09_rewards.ipynb #012f117c
 def _bind(f, **opts):
     def g(prompts=None, completions=(), **kwargs): return f(prompts, completions, **{**kwargs, **opts})
     g.__name__ = g.__qualname__ = f.__name__ + ('_d1' if opts.get('d1_compat') else '')
@@ -108,7 +108,7 @@ def gsm8k_rewards(d1_compat=False) -> list:
     return [xmlcount_reward, _bind(soft_format_reward, d1_compat=d1_compat), _bind(strict_format_reward, d1_compat=d1_compat),
             _bind(int_reward, d1_compat=d1_compat), correctness_reward]
 
-# %% ../nbs/09_rewards.ipynb #90ef3026
+# %% ../nbs/09_rewards.ipynb #d9840b39
 def last_boxed_only_string(string: str):
     "The last `\\boxed{...}`/`\\fbox{...}` of `string` (balanced braces); the string itself without one; None if unclosed."
     if '\\boxed ' in string: return '\\boxed ' + string.split('\\boxed ')[-1].split('$')[0]
@@ -131,7 +131,7 @@ def remove_boxed(s):
     if s.startswith('\\boxed{') and s.endswith('}'): return s[len('\\boxed{'):-1]
     return s
 
-# %% ../nbs/09_rewards.ipynb #50dcee77
+# %% ../nbs/09_rewards.ipynb #b924af57
 def _fix_fracs(string):
     parts = string.split('\\frac')
     out = parts[0]
@@ -166,7 +166,7 @@ def _fix_sqrt(string):
         out += '\\sqrt' + s if s[0] == '{' else '\\sqrt{' + s[0] + '}' + s[1:]   # IndexError if nothing follows
     return out
 
-# %% ../nbs/09_rewards.ipynb #bd70973f
+# %% ../nbs/09_rewards.ipynb #5cd20009
 def strip_string(string: str) -> str:
     "Hendrycks-MATH answer normalisation (may raise on malformed input, as the original does)."
     string = string.replace('\n', '').replace('\\!', '').replace('\\\\', '\\')
@@ -196,7 +196,7 @@ def is_equiv(str1, str2) -> bool:
     try: return strip_string(str1) == strip_string(str2)
     except Exception: return str1 == str2
 
-# %% ../nbs/09_rewards.ipynb #d8db15f7
+# %% ../nbs/09_rewards.ipynb #c66c10b8
 def _math_extract(text):
     try: return remove_boxed(last_boxed_only_string(text))
     except Exception: return text
@@ -228,7 +228,7 @@ def math_rewards(d1_compat=False) -> list:
     "d1's MATH reward functions, in d1's order."
     return [math_correctness_reward, _bind(math_format_reward, d1_compat=d1_compat)]
 
-# %% ../nbs/09_rewards.ipynb #8642f965
+# %% ../nbs/09_rewards.ipynb #213ef0e7
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 MAX_EXPR_CHARS, MAX_ABS_VALUE = 500, 10 ** 30
 
@@ -262,7 +262,7 @@ def safe_eval_arith(expr: str):
     r = parse_arith(expr)
     return None if r is None else r[0]
 
-# %% ../nbs/09_rewards.ipynb #c28b7337
+# %% ../nbs/09_rewards.ipynb #b65ec2fc
 def extract_last_answer(text: str):
     "Content of the last `<answer>...</answer>` (DOTALL), stripped; None without a closed pair."
     m = re.findall(r'<answer>(.*?)</answer>', text, re.DOTALL)
@@ -287,7 +287,7 @@ def countdown_reward(prompts=None, completions=(), target=None, numbers=None, **
         out.append(0.0 if eq is None else 1.0 if countdown_correct(eq, nn, tt) else 0.1)
     return out
 
-# %% ../nbs/09_rewards.ipynb #35b0d86c
+# %% ../nbs/09_rewards.ipynb #64d90b08
 def sudoku_cell_score(cand: str, puzzle: str, solution: str):
     "`(correct, blanks)`: blank cells of `puzzle` where the 16-char (padded/cut) `cand` matches `solution`."
     cand = (cand + '0' * 16)[:16]
@@ -307,7 +307,7 @@ def sudoku_reward(prompts=None, completions=(), puzzle=None, solution=None, **kw
         out.append(c / n if n else 0.0)
     return out
 
-# %% ../nbs/09_rewards.ipynb #c68c2a34
+# %% ../nbs/09_rewards.ipynb #4f953b95
 def _first_balanced_object(text):
     start = text.find('{')
     while start >= 0:
@@ -343,7 +343,7 @@ def parse_json(s):
     try: return True, json.loads(s, parse_constant=_no_constants)
     except Exception: return False, None
 
-# %% ../nbs/09_rewards.ipynb #8cb9607e
+# %% ../nbs/09_rewards.ipynb #28d29830
 _VALIDATORS = {}
 
 def schema_validator(schema):
@@ -384,7 +384,7 @@ def json_schema_metric(completions, json_schema) -> float:
     r = json_schema_reward(None, completions, json_schema=json_schema)
     return sum(x == 1.0 for x in r) / len(r) if r else 0.0
 
-# %% ../nbs/09_rewards.ipynb #05fd7262
+# %% ../nbs/09_rewards.ipynb #e5b27239
 _NUM = r'-?\d+\.?\d*'
 
 def gsm8k_gold(answer_text, d1_compat=False):
@@ -421,7 +421,7 @@ def gsm8k_eval_score(text: str, gold) -> float:
     p, g = gsm8k_eval_extract(text), gsm8k_gold(gold)
     return 1.0 if p is not None and g is not None and p == g else 0.0
 
-# %% ../nbs/09_rewards.ipynb #7221f44a
+# %% ../nbs/09_rewards.ipynb #101ea578
 def _has_box(text): return '\\boxed' in text or '\\fbox' in text
 
 def math_eval_extract(text: str, d1_compat=False):
@@ -439,7 +439,7 @@ def math_eval_score(text: str, gold: str, d1_compat=False) -> float:
     p = math_eval_extract(text, d1_compat)
     return 1.0 if p is not None and is_equiv(p, str(gold)) else 0.0
 
-# %% ../nbs/09_rewards.ipynb #6795b515
+# %% ../nbs/09_rewards.ipynb #d5d9e53c
 def countdown_eval_extract(text: str, d1_compat=False) -> str:
     "d1's Countdown expression from a generation (boxed, else `<answer>`, else the text), LaTeX operators mapped."
     b = last_boxed_only_string(text)
@@ -455,7 +455,7 @@ def countdown_eval_score(text: str, numbers, target, d1_compat=False) -> float:
     "1.0 if the generation's expression uses exactly `numbers` and equals `target` (within 1e-5)."
     return 1.0 if countdown_correct(countdown_eval_extract(text, d1_compat), numbers, target) else 0.0
 
-# %% ../nbs/09_rewards.ipynb #759ac4eb
+# %% ../nbs/09_rewards.ipynb #53ffb4d4
 SUDOKU_EVAL_PATTERNS = [r'<answer>.*?```\s*([\d\s]+)```',
                         r'<answer>(.*?)(?:<\|eot_id\|>|<\|endoftext\|>|</answer>)',
                         r'</answer>\s*(.*?)(?:<\|eot_id\|>|<\|endoftext\|>|$)',
@@ -482,7 +482,7 @@ def sudoku_eval_metric(texts, puzzles, solutions) -> float:
         ci, ni = sudoku_eval_cells(t, p, s); c += ci; n += ni
     return c / n if n else 0.0
 
-# %% ../nbs/09_rewards.ipynb #66d14c54
+# %% ../nbs/09_rewards.ipynb #b737bf14
 def _sudoku_puzzle(question):
     m = re.search(r'[Pp]uzzle: ([0-9]{16})', question)
     if m: return m.group(1)
@@ -505,7 +505,7 @@ def score_generations(data, task: str, d1_compat=False) -> dict:
     scores = [fns[task](it.get('generations', ''), it.get('ground_truth')) for it in items]
     return dict(correct=int(sum(scores)), total=len(scores), accuracy=sum(scores) / len(scores) if scores else 0.0, n_items=len(items))
 
-# %% ../nbs/09_rewards.ipynb #1c6fee67
+# %% ../nbs/09_rewards.ipynb #1fab94fc
 def task_rewards(task: str, d1_compat=False) -> list:
     "The reward functions for `task` in gsm8k/math/countdown/sudoku/json (d1's lists for the d1 tasks)."
     sets = {'gsm8k': lambda: gsm8k_rewards(d1_compat), 'math': lambda: math_rewards(d1_compat),
@@ -513,7 +513,7 @@ def task_rewards(task: str, d1_compat=False) -> list:
     if task not in sets: raise ValueError(f"unknown task {task!r}: use one of {sorted(sets)}")
     return sets[task]()
 
-# %% ../nbs/09_rewards.ipynb #c82e428f
+# %% ../nbs/09_rewards.ipynb #8b2778ef
 REWARD_RANGES = {'xmlcount_reward': (-math.inf, 0.5), 'soft_format_reward': (0, 0.5), 'strict_format_reward': (0, 0.5),
                  'int_reward': (0, 0.5), 'correctness_reward': (0, 2), 'math_correctness_reward': (0, 2),
                  'math_format_reward': (0.25, 1), 'countdown_reward': (0, 1), 'sudoku_reward': (0, 1), 'json_schema_reward': (0, 1)}
