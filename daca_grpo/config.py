@@ -8,14 +8,14 @@ __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'D1_MAX_STEPS', 'D1_MOD
            'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate', 'save_config',
            'tiny_config', 'd1_config', 'get_preset', 'load_config', 'parse_args', 'describe_config']
 
-# %% ../nbs/12_config.ipynb #40831c6a
+# %% ../nbs/12_config.ipynb #e572abab
 import dataclasses, difflib, inspect, os, typing
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional, Union, get_args, get_origin, get_type_hints
 import yaml
 
-# %% ../nbs/12_config.ipynb #dc773d83
+# %% ../nbs/12_config.ipynb #72e0dd1a
 @dataclass
 class ModelConfig:
     "Which dLLM to train and how its parameters are trained."
@@ -32,7 +32,7 @@ class ModelConfig:
     gradient_checkpointing: bool = False     # d1 train.yaml gradient_checkpointing: false
     trust_remote_code: bool = True           # LLaDA and Dream ship their modelling code with the weights
 
-# %% ../nbs/12_config.ipynb #de590f62
+# %% ../nbs/12_config.ipynb #afc03613
 TASKS = ('gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
          'tiny_math', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code')
 TaskName = Literal['gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
@@ -49,7 +49,7 @@ class DataConfig:
     eval_size: Optional[int] = 64            # None = the whole eval split (GSM8K test: 1319; Countdown, Sudoku: 256, PAPER.md §7)
     prompt_style: Literal['d1_train', 'd1_eval'] = 'd1_train'
 
-# %% ../nbs/12_config.ipynb #fa96c61a
+# %% ../nbs/12_config.ipynb #a9e16b5d
 @dataclass
 class SamplerConfig:
     "Arguments of `daca_grpo.sampler.generate` (LLaDA's semi-autoregressive low-confidence remasking sampler)."
@@ -64,7 +64,7 @@ def _eval_sampler():
     # Evaluation is greedy with steps = gen_length / 2 (PAPER.md §6; d1 evaluates L in {128, 256, 512}, block 32)
     return SamplerConfig(gen_length=32, steps=16, block_length=16, temperature=0.0)
 
-# %% ../nbs/12_config.ipynb #2d1f08b6
+# %% ../nbs/12_config.ipynb #42c5b281
 MethodName = Literal['diffu_grpo', 'wd1', 'gdpo', 'coupled']
 
 @dataclass
@@ -83,7 +83,7 @@ class MethodConfig:
     coupled_t_range: tuple[float, float] = (0.2, 0.8)  # coupled-GRPO (DiffuCoder) t range
     ref_model_sync_steps: Optional[int] = None  # None = frozen reference; d1 train.yaml sync_ref_model: True, ref_model_sync_steps: 64
 
-# %% ../nbs/12_config.ipynb #80d91b24
+# %% ../nbs/12_config.ipynb #76e327d2
 @dataclass
 class DPSConfig:
     "Denoising Progress Scores (PAPER.md §3): per-token advantage weights clip(1 + lam * z_birth, w_min, w_max)."
@@ -105,7 +105,7 @@ class SMLConfig:
     gamma: float = 1.0           # wd1: L = L(meanfield) + gamma * L(SML)
     chunk_size: Optional[int] = None  # None = all K passes in one forward call; else at most this many per call
 
-# %% ../nbs/12_config.ipynb #c1b2601e
+# %% ../nbs/12_config.ipynb #18a0fb4f
 @dataclass
 class OptimConfig:
     "AdamW, the learning-rate schedule and the batch layout."
@@ -121,7 +121,7 @@ class OptimConfig:
     grad_accum_steps: int = 1    # micro-batches per optimiser step; d1 train.yaml gradient_accumulation_steps: 2
     max_steps: int = 200         # optimiser steps; d1: per task, see `D1_MAX_STEPS`
 
-# %% ../nbs/12_config.ipynb #93719491
+# %% ../nbs/12_config.ipynb #5eeb5f6f
 LOGGERS = ('csv', 'tensorboard', 'wandb')
 
 @dataclass
@@ -135,7 +135,7 @@ class LogConfig:
     eval_every: int = 50                     # 0 = never
     sample_log_every: int = 10               # 0 = never: write a few (prompt, completion, reward) samples
 
-# %% ../nbs/12_config.ipynb #c38a2781
+# %% ../nbs/12_config.ipynb #a4be86da
 @dataclass
 class TrainConfig:
     "A whole run. Defaults: the tiny CPU run."
@@ -151,7 +151,7 @@ class TrainConfig:
     optim: OptimConfig = field(default_factory=OptimConfig)
     log: LogConfig = field(default_factory=LogConfig)
 
-# %% ../nbs/12_config.ipynb #ba47ad37
+# %% ../nbs/12_config.ipynb #19658330
 class ConfigError(ValueError):
     "A problem with a configuration value; the message names the field and the fix."
 
@@ -159,8 +159,11 @@ _TRUE, _FALSE = ('true', 'yes', 'on', '1'), ('false', 'no', 'off', '0')
 _NONE = ('none', 'null', '~', '')
 
 def _tname(tp):
+    o, a = get_origin(tp), get_args(tp)
     if tp is type(None): return 'None'
-    if get_origin(tp) is Literal: return 'one of ' + ', '.join(repr(a) for a in get_args(tp))
+    if o is Literal: return 'one of ' + ', '.join(repr(x) for x in a)
+    if o is Union: return ' or '.join(_tname(x) for x in a)
+    if o in (list, tuple, dict) and a: return f"{o.__name__}[{', '.join('...' if x is Ellipsis else _tname(x) for x in a)}]"
     return getattr(tp, '__name__', None) or str(tp).replace('typing.', '')
 
 def _split_list(s):
@@ -229,7 +232,7 @@ def coerce(value, tp, key='value'):
     if isinstance(tp, type) and isinstance(value, tp): return value
     raise ConfigError(f"{key}: cannot convert {value!r} to {_tname(tp)}")
 
-# %% ../nbs/12_config.ipynb #24b7535c
+# %% ../nbs/12_config.ipynb #c7307cc2
 def _hints(cls): return get_type_hints(cls)
 
 def _unknown_key(key, prefix, valid):
@@ -259,7 +262,7 @@ def config_to_dict(cfg):
     "The config as nested dicts of plain YAML types (tuples become lists)."
     return _plain(cfg)
 
-# %% ../nbs/12_config.ipynb #a46d9f32
+# %% ../nbs/12_config.ipynb #6a84f556
 def _parse_scalar(s):
     "A YAML scalar, with `1e-5`-style floats read as floats (PyYAML reads them as strings)."
     if not isinstance(s, str): return s
@@ -299,7 +302,7 @@ def apply_overrides(cfg, overrides=()):
     for k, v in items: _set_dotted(d, type(cfg), k.split('.'), v, k)
     return config_from_dict(d, type(cfg))
 
-# %% ../nbs/12_config.ipynb #56f68812
+# %% ../nbs/12_config.ipynb #7849875e
 def _tiny_config_problems(tiny):
     from daca_grpo.model import TinyDLLMConfig
     valid = [p for p in inspect.signature(TinyDLLMConfig.__init__).parameters if p not in ('self', 'kwargs')]
@@ -398,11 +401,11 @@ def validate(cfg, num_processes=1):
     if p: raise ConfigError(f"{len(p)} problem{'s' if len(p) > 1 else ''} in the config:\n  - " + '\n  - '.join(p))
     return cfg
 
-# %% ../nbs/12_config.ipynb #b16048d1
+# %% ../nbs/12_config.ipynb #0f83229c
 def save_config(cfg, path):
     "Write `cfg` (every field) to the YAML file `path`."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    text = yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=None, width=120)
+    text = yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120)
     path.write_text(f"# daca_grpo training config: load with daca_grpo.config.load_config({path.name!r})\n" + text)
     return path
 
@@ -416,7 +419,7 @@ def _merge(base, new, cls, prefix=''):
         else: base[k] = v
     return base
 
-# %% ../nbs/12_config.ipynb #487f1c8a
+# %% ../nbs/12_config.ipynb #610ce388
 D1_MAX_STEPS = {'gsm8k': 7700, 'math': 6600, 'countdown': 5000, 'sudoku': 3800}  # d1 paper appendix (see the caveat above)
 D1_MODEL = 'GSAI-ML/LLaDA-8B-Instruct'
 
@@ -457,7 +460,7 @@ def get_preset(name):
     if name not in PRESETS: raise ConfigError(f"unknown preset {name!r}.{_suggest(name, PRESETS)} Presets: {', '.join(PRESETS)}")
     return PRESETS[name]()
 
-# %% ../nbs/12_config.ipynb #10a84c1f
+# %% ../nbs/12_config.ipynb #d5065efb
 def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
     "Preset, then the YAML file at `path` (if any), then `overrides` ('a.b=c' strings), validated."
     d = {}
@@ -470,7 +473,7 @@ def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
     cfg = config_from_dict(_merge(config_to_dict(cfg), d, TrainConfig))
     return validate(apply_overrides(cfg, overrides), num_processes=num_processes)
 
-# %% ../nbs/12_config.ipynb #5f992275
+# %% ../nbs/12_config.ipynb #7f4639cf
 def parse_args(argv, num_processes=1):
     "A validated `TrainConfig` from `[--config PATH] [--preset NAME] key=value ...`."
     path, preset, overrides, it = None, 'tiny', [], iter(argv)
@@ -486,7 +489,7 @@ def parse_args(argv, num_processes=1):
         else: overrides.append(a)
     return load_config(path, overrides, preset, num_processes=num_processes)
 
-# %% ../nbs/12_config.ipynb #45e2dc0f
+# %% ../nbs/12_config.ipynb #55618622
 def describe_config(cfg=None, cls=None, prefix=''):
     "One line per key: 'dotted.key: type = value'."
     cfg = cfg if cfg is not None else TrainConfig()
