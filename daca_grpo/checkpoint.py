@@ -7,14 +7,14 @@ __all__ = ['CKPT_RE', 'STATE_FILE', 'OPTIM_FILE', 'SCHED_FILE', 'MODEL_DIR', 'ca
            'trainable_state_dict', 'checkpoint_name', 'rng_file', 'list_checkpoints', 'latest_checkpoint',
            'prune_checkpoints', 'save_checkpoint', 'load_checkpoint']
 
-# %% ../nbs/13_checkpoint.ipynb #269945d3
+# %% ../nbs/13_checkpoint.ipynb #87decd85
 import json, os, random, re, shutil, warnings, inspect
 from pathlib import Path
 import numpy as np
 import torch, torch.nn as nn
 from safetensors.torch import save_file, load_file
 
-# %% ../nbs/13_checkpoint.ipynb #792d3f54
+# %% ../nbs/13_checkpoint.ipynb #059a5e97
 def capture_rng_state(generators=None):
     "The state of python `random`, numpy, torch CPU, torch CUDA (all devices) and the named `torch.Generator`s."
     kind, key, pos, has_gauss, gauss = np.random.get_state()
@@ -38,15 +38,19 @@ def restore_rng_state(state, generators=None):
         if name in saved: g.set_state(saved[name])
         else: warnings.warn(f"no saved state for generator {name!r} (saved: {sorted(saved)}): left as is")
 
-# %% ../nbs/13_checkpoint.ipynb #da43b3a2
+# %% ../nbs/13_checkpoint.ipynb #cf05c4b6
 def trainable_state_dict(model):
     "The parameters that require grad, by name (what a partial checkpoint needs when the rest is frozen and reloadable)."
     return {n: p.detach() for n, p in model.named_parameters() if p.requires_grad}
 
 def _is_peft(model): return hasattr(model, 'peft_config') and hasattr(model, 'get_base_model')
 
+def _unwrap(model):
+    "The module inside a DistributedDataParallel / DataParallel wrapper."
+    return model.module if isinstance(model, (nn.parallel.DistributedDataParallel, nn.DataParallel)) else model
+
 def _save_model(model, d):
-    d.mkdir()
+    d.mkdir(); model = _unwrap(model)
     if hasattr(model, 'save_pretrained'):
         kw = {'safe_serialization': True} if 'safe_serialization' in inspect.signature(model.save_pretrained).parameters else {}
         model.save_pretrained(str(d), **kw)   # transformers 5 always writes safetensors and has no such argument
@@ -61,14 +65,16 @@ def _save_model(model, d):
 def _load_model(model, d, fmt):
     files = sorted(d.glob('*.safetensors'))
     if not files: raise FileNotFoundError(f"no .safetensors weights in {d}")
-    sd = {}
+    sd, model = {}, _unwrap(model)
     for f in files: sd.update(load_file(str(f)))
     if fmt == 'peft':
         if not _is_peft(model): raise TypeError(f"{d} holds a peft adapter: load it into the peft-wrapped model")
         from peft import set_peft_model_state_dict
         res = set_peft_model_state_dict(model, sd)
         bad = [k for k in getattr(res, 'unexpected_keys', []) if 'lora_' in k]
-        if bad: raise KeyError(f"adapter weights not found in the model: {bad[:5]}")
+        if bad: raise KeyError(f"adapter weights in the checkpoint but not in the model: {bad[:5]}")
+        gap = [k for k in getattr(res, 'missing_keys', []) if 'lora_' in k]
+        if gap: raise KeyError(f"adapter weights of the model missing from the checkpoint: {gap[:5]}")
         return
     missing, unexpected = model.load_state_dict(sd, strict=False)
     if unexpected: raise KeyError(f"checkpoint weights not in the model: {unexpected[:5]}{' ...' if len(unexpected) > 5 else ''}")
@@ -78,7 +84,7 @@ def _load_model(model, d, fmt):
         really = [k for k in missing if model.state_dict()[k].data_ptr() not in loaded]
         if really: raise KeyError(f"model weights missing from the checkpoint: {really[:5]}{' ...' if len(really) > 5 else ''}")
 
-# %% ../nbs/13_checkpoint.ipynb #ffda6710
+# %% ../nbs/13_checkpoint.ipynb #4e254fa3
 CKPT_RE = re.compile(r'^checkpoint-(\d{8})$')
 STATE_FILE, OPTIM_FILE, SCHED_FILE, MODEL_DIR = 'trainer_state.json', 'optimizer.pt', 'scheduler.pt', 'model'
 
@@ -126,7 +132,7 @@ def prune_checkpoints(output_dir, keep_last):
     if keep_last is None: return
     for _, p in list_checkpoints(output_dir)[:-keep_last] if keep_last > 0 else list_checkpoints(output_dir): _remove(p)
 
-# %% ../nbs/13_checkpoint.ipynb #1ad0a6c9
+# %% ../nbs/13_checkpoint.ipynb #cafb52d8
 def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None, generators=None, extra=None,
                     keep_last=3, process_index=0, num_processes=1, barrier=None):
     "Atomically write `checkpoint-{step:08d}` under `output_dir`; returns its path (on every process)."
@@ -163,7 +169,7 @@ def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None
     barrier()
     return final
 
-# %% ../nbs/13_checkpoint.ipynb #eac2e151
+# %% ../nbs/13_checkpoint.ipynb #d919ec5b
 def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators=None, process_index=0,
                     restore_rng=True, map_location='cpu'):
     "Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`."
