@@ -8,14 +8,14 @@ __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'D1_MAX_STEPS', 'D1_EVA
            'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate',
            'save_config', 'tiny_config', 'd1_config', 'get_preset', 'load_config', 'parse_args', 'describe_config']
 
-# %% ../nbs/12_config.ipynb #317ff3e9
+# %% ../nbs/12_config.ipynb #94b82de9
 import dataclasses, difflib, inspect, os, typing
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional, Union, get_args, get_origin, get_type_hints
 import yaml
 
-# %% ../nbs/12_config.ipynb #76e5b04a
+# %% ../nbs/12_config.ipynb #9d67a3cb
 @dataclass
 class ModelConfig:
     "Which dLLM to train and how its parameters are trained."
@@ -32,7 +32,7 @@ class ModelConfig:
     gradient_checkpointing: bool = False     # d1 train.yaml gradient_checkpointing: false
     trust_remote_code: bool = True           # LLaDA and Dream ship their modelling code with the weights
 
-# %% ../nbs/12_config.ipynb #28370a90
+# %% ../nbs/12_config.ipynb #23c5626d
 TASKS = ('gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
          'tiny_math', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code')
 TaskName = Literal['gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
@@ -50,7 +50,7 @@ class DataConfig:
     max_prompt_length: Optional[int] = None  # prompts are left-truncated to this many tokens; d1 train.yaml max_prompt_length: 200
     prompt_style: Literal['d1_train', 'd1_eval'] = 'd1_train'
 
-# %% ../nbs/12_config.ipynb #f20e98f1
+# %% ../nbs/12_config.ipynb #854ed6d5
 @dataclass
 class SamplerConfig:
     "Arguments of `daca_grpo.sampler.generate` (LLaDA's semi-autoregressive low-confidence remasking sampler)."
@@ -65,7 +65,7 @@ def _eval_sampler():
     # Evaluation is greedy with steps = gen_length / 2 (PAPER.md §6; d1 evaluates L in {128, 256, 512}, block 32)
     return SamplerConfig(gen_length=32, steps=16, block_length=16, temperature=0.0)
 
-# %% ../nbs/12_config.ipynb #ade1c0f9
+# %% ../nbs/12_config.ipynb #0bd47309
 MethodName = Literal['diffu_grpo', 'wd1', 'gdpo', 'coupled']
 
 @dataclass
@@ -83,8 +83,9 @@ class MethodConfig:
     gdpo_nodes: int = 2                      # Gauss-Legendre nodes over the mask ratio t (GDPO default 2)
     coupled_t_range: tuple[float, float] = (0.2, 0.8)  # coupled-GRPO (DiffuCoder) t range
     ref_model_sync_steps: Optional[int] = None  # None = frozen reference; d1 train.yaml sync_ref_model: True, ref_model_sync_steps: 64
+    ref_model_mixup_alpha: float = 0.6       # TR-DPO sync: ref <- alpha * policy + (1 - alpha) * ref; d1 DiffuGRPOConfig default 0.6
 
-# %% ../nbs/12_config.ipynb #c5dc8b77
+# %% ../nbs/12_config.ipynb #35f65651
 @dataclass
 class DPSConfig:
     "Denoising Progress Scores (PAPER.md §3): per-token advantage weights clip(1 + lam * z_birth, w_min, w_max)."
@@ -106,7 +107,7 @@ class SMLConfig:
     gamma: float = 1.0           # wd1: L = L(meanfield) + gamma * L(SML)
     chunk_size: Optional[int] = None  # None = all K passes in one forward call; else at most this many per call
 
-# %% ../nbs/12_config.ipynb #20a51086
+# %% ../nbs/12_config.ipynb #5fdba305
 @dataclass
 class OptimConfig:
     "AdamW, the learning-rate schedule and the batch layout."
@@ -122,7 +123,7 @@ class OptimConfig:
     grad_accum_steps: int = 1    # micro-batches per optimiser step; d1 train.yaml gradient_accumulation_steps: 2
     max_steps: int = 200         # optimiser steps; d1: per task, see `D1_MAX_STEPS`
 
-# %% ../nbs/12_config.ipynb #2134b064
+# %% ../nbs/12_config.ipynb #7304a920
 LOGGERS = ('csv', 'tensorboard', 'wandb')
 
 @dataclass
@@ -136,7 +137,7 @@ class LogConfig:
     eval_every: int = 50                     # 0 = never
     sample_log_every: int = 10               # 0 = never: write a few (prompt, completion, reward) samples
 
-# %% ../nbs/12_config.ipynb #7edbe16b
+# %% ../nbs/12_config.ipynb #5570a659
 @dataclass
 class TrainConfig:
     "A whole run. Defaults: the tiny CPU run."
@@ -152,7 +153,7 @@ class TrainConfig:
     optim: OptimConfig = field(default_factory=OptimConfig)
     log: LogConfig = field(default_factory=LogConfig)
 
-# %% ../nbs/12_config.ipynb #1a10525d
+# %% ../nbs/12_config.ipynb #d55e96ce
 class ConfigError(ValueError):
     "A problem with a configuration value; the message names the field and the fix."
 
@@ -233,7 +234,7 @@ def coerce(value, tp, key='value'):
     if isinstance(tp, type) and isinstance(value, tp): return value
     raise ConfigError(f"{key}: cannot convert {value!r} to {_tname(tp)}")
 
-# %% ../nbs/12_config.ipynb #3b7b997b
+# %% ../nbs/12_config.ipynb #20948013
 def _hints(cls): return get_type_hints(cls)
 
 def _unknown_key(key, prefix, valid):
@@ -263,7 +264,7 @@ def config_to_dict(cfg):
     "The config as nested dicts of plain YAML types (tuples become lists)."
     return _plain(cfg)
 
-# %% ../nbs/12_config.ipynb #6b23ed8a
+# %% ../nbs/12_config.ipynb #f8aa055d
 def _parse_scalar(s):
     "A YAML scalar, with `1e-5`-style floats read as floats (PyYAML reads them as strings)."
     if not isinstance(s, str): return s
@@ -303,7 +304,7 @@ def apply_overrides(cfg, overrides=()):
     for k, v in items: _set_dotted(d, type(cfg), k.split('.'), v, k)
     return config_from_dict(d, type(cfg))
 
-# %% ../nbs/12_config.ipynb #103593c6
+# %% ../nbs/12_config.ipynb #2993b54b
 def _tiny_config_problems(tiny):
     from daca_grpo.model import TinyDLLMConfig
     valid = [p for p in inspect.signature(TinyDLLMConfig.__init__).parameters if p not in ('self', 'kwargs')]
@@ -364,6 +365,7 @@ def validate(cfg, num_processes=1):
     need(0 < lo <= hi < 1, f"method.coupled_t_range={tuple(me.coupled_t_range)} must satisfy 0 < lo <= hi < 1 (DiffuCoder: 0.2, 0.8)")
     need(me.ref_model_sync_steps is None or me.ref_model_sync_steps >= 1,
          f"method.ref_model_sync_steps={me.ref_model_sync_steps} must be >= 1 or none (frozen reference)")
+    need(0 < me.ref_model_mixup_alpha <= 1, f"method.ref_model_mixup_alpha={me.ref_model_mixup_alpha} must be in (0, 1]")
     # dps
     dp = cfg.dps
     need(dp.lam >= 0, f"dps.lam={dp.lam} must be >= 0 (0 reproduces the base method)")
@@ -403,7 +405,7 @@ def validate(cfg, num_processes=1):
     if p: raise ConfigError(f"{len(p)} problem{'s' if len(p) > 1 else ''} in the config:\n  - " + '\n  - '.join(p))
     return cfg
 
-# %% ../nbs/12_config.ipynb #d3b61304
+# %% ../nbs/12_config.ipynb #44382e53
 def save_config(cfg, path):
     "Write `cfg` (every field) to the YAML file `path`."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
@@ -421,7 +423,7 @@ def _merge(base, new, cls, prefix=''):
         else: base[k] = v
     return base
 
-# %% ../nbs/12_config.ipynb #b331e312
+# %% ../nbs/12_config.ipynb #ce4d8bbd
 D1_MAX_STEPS = {'gsm8k': 7700, 'math': 6600, 'countdown': 5000, 'sudoku': 3800}  # d1 paper appendix (see the caveat above)
 D1_EVAL_SIZE = {'sudoku': 256}   # 256 of the 500 Sudoku test puzzles (PAPER.md §7); the other test sets are used whole
 D1_MODEL = 'GSAI-ML/LLaDA-8B-Instruct'
@@ -463,7 +465,7 @@ def get_preset(name):
     if name not in PRESETS: raise ConfigError(f"unknown preset {name!r}.{_suggest(name, PRESETS)} Presets: {', '.join(PRESETS)}")
     return PRESETS[name]()
 
-# %% ../nbs/12_config.ipynb #71fd321f
+# %% ../nbs/12_config.ipynb #da0e42a8
 def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
     "Preset, then the YAML file at `path` (if any), then `overrides` ('a.b=c' strings), validated."
     d = {}
@@ -476,7 +478,7 @@ def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
     cfg = config_from_dict(_merge(config_to_dict(cfg), d, TrainConfig))
     return validate(apply_overrides(cfg, overrides), num_processes=num_processes)
 
-# %% ../nbs/12_config.ipynb #4d696c83
+# %% ../nbs/12_config.ipynb #b1da4e82
 def parse_args(argv, num_processes=1):
     "A validated `TrainConfig` from `[--config PATH] [--preset NAME] key=value ...`."
     path, preset, overrides, it = None, 'tiny', [], iter(argv)
@@ -492,7 +494,7 @@ def parse_args(argv, num_processes=1):
         else: overrides.append(a)
     return load_config(path, overrides, preset, num_processes=num_processes)
 
-# %% ../nbs/12_config.ipynb #9f0ca3ff
+# %% ../nbs/12_config.ipynb #e1197bc7
 def describe_config(cfg=None, cls=None, prefix=''):
     "One line per key: 'dotted.key: type = value'."
     cfg = cfg if cfg is not None else TrainConfig()
