@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['progress_deltas', 'dps_zscores', 'check_dps_args', 'dps_weights', 'final_token_logconf', 'plot_progress']
 
-# %% ../nbs/05_dps.ipynb #ee24a1ca
+# %% ../nbs/05_dps.ipynb #cfa45abc
 import math
 import torch
 import torch.distributed as dist
 from .sampler import Trajectory
 from .adapters import adapter_for, completion_logits
 
-# %% ../nbs/05_dps.ipynb #65218772
+# %% ../nbs/05_dps.ipynb #dcf8ce30
 def progress_deltas(trajectory: Trajectory, scope='all', logconf=None):
     "delta_k [B, N] = S(k+1, k+1) - S(k, k+1), the mean over positions still masked after step k; 0 when none is."
     if scope not in ('all', 'block'): raise ValueError(f"scope={scope!r}: use 'all' or 'block'")
@@ -30,7 +30,7 @@ def progress_deltas(trajectory: Trajectory, scope='all', logconf=None):
     delta = torch.where(count > 0, mean_over(conf[:, 1:]) - mean_over(conf[:, :-1]), torch.zeros_like(count, dtype=conf.dtype))
     return torch.cat([delta, torch.zeros(B, 1, dtype=delta.dtype, device=delta.device)], 1)   # M_N is empty
 
-# %% ../nbs/05_dps.ipynb #30da260a
+# %% ../nbs/05_dps.ipynb #3ba67d58
 def _global_step_stats(deltas, sync=True):
     "Per-step mean and std [N] over all rows of all processes."
     stats = torch.stack([deltas.sum(0), deltas.pow(2).sum(0), torch.full_like(deltas[0], deltas.shape[0])]).double()
@@ -45,7 +45,7 @@ def dps_zscores(deltas, eps=1e-6, sync=True):
     mean, std = _global_step_stats(deltas, sync)
     return ((deltas.double() - mean) / (std + eps)).to(deltas.dtype)
 
-# %% ../nbs/05_dps.ipynb #aa3124d8
+# %% ../nbs/05_dps.ipynb #95108a78
 def check_dps_args(lam, w_min, w_max):
     if w_min < 0: raise ValueError(f"dps w_min={w_min} < 0 would flip the sign of some advantages: use w_min >= 0")
     if not w_min <= 1 <= w_max: raise ValueError(f"dps clip [w_min, w_max] = [{w_min}, {w_max}] must contain 1 (the unweighted value)")
@@ -57,7 +57,7 @@ def dps_weights(trajectory: Trajectory, lam=0.5, w_min=0.0, w_max=2.0, scope='al
     z = dps_zscores(deltas, eps, sync)                                           # [B, N]
     return (1 + lam * z.gather(1, trajectory.birth_step)).clamp(w_min, w_max)   # [B, L]
 
-# %% ../nbs/05_dps.ipynb #bca507fc
+# %% ../nbs/05_dps.ipynb #81182996
 @torch.no_grad()
 def final_token_logconf(model, rollout, adapter=None):
     "[B, N, L] log p(final token i | state at step k) for positions masked at step k (NaN elsewhere): N forward passes."
@@ -73,7 +73,7 @@ def final_token_logconf(model, rollout, adapter=None):
         out[:, k] = lp.masked_fill(~tr.masked_at(k), float('nan'))
     return out
 
-# %% ../nbs/05_dps.ipynb #de11fdd9
+# %% ../nbs/05_dps.ipynb #78ae7f4a
 def plot_progress(trajectory, row=0, deltas=None, ax=None, tokens=None):
     "delta_k over the steps of one row, block boundaries dashed; `tokens` (list of str per position) annotates commits."
     import matplotlib.pyplot as plt
