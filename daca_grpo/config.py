@@ -5,8 +5,9 @@
 # %% auto #0
 __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'D1_MAX_STEPS', 'D1_EVAL_SIZE', 'D1_MODEL', 'PRESETS', 'ModelConfig',
            'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig', 'OptimConfig', 'LogConfig',
-           'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate',
-           'save_config', 'tiny_config', 'd1_config', 'get_preset', 'load_config', 'parse_args', 'describe_config']
+           'SFTConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides',
+           'validate', 'save_config', 'tiny_config', 'd1_config', 'get_preset', 'load_config', 'parse_args',
+           'describe_config']
 
 # %% ../nbs/12_config.ipynb #94b82de9
 import dataclasses, difflib, inspect, os, typing
@@ -139,6 +140,14 @@ class LogConfig:
 
 # %% ../nbs/12_config.ipynb #5570a659
 @dataclass
+class SFTConfig:
+    "Masked-diffusion SFT warm-up on the task's solved examples (`target_completion`) before RL; 0 steps = none."
+    steps: int = 0               # d1's "SFT + diffu-GRPO" runs SFT separately (s1K); the tiny quickstart needs a warm start
+    lr: float = 1e-3
+    batch_size: int = 32
+    warmup: int = 20
+
+@dataclass
 class TrainConfig:
     "A whole run. Defaults: the tiny CPU run."
     name: str = 'tiny'
@@ -152,6 +161,7 @@ class TrainConfig:
     sml: SMLConfig = field(default_factory=SMLConfig)
     optim: OptimConfig = field(default_factory=OptimConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    sft: SFTConfig = field(default_factory=SFTConfig)
 
 # %% ../nbs/12_config.ipynb #d55e96ce
 class ConfigError(ValueError):
