@@ -6,12 +6,12 @@
 __all__ = ['METHODS', 'group_advantages', 'aggregate', 'k3_kl', 'ppo_clip_terms', 'diffu_grpo_loss', 'wd1_weights', 'wd1_loss',
            'renormalise_weights', 'gdpo_loss', 'PolicyLossConfig', 'PolicyBatch', 'policy_logp', 'policy_loss']
 
-# %% ../nbs/06_losses.ipynb #f2eae502
+# %% ../nbs/06_losses.ipynb #dd15c0d6
 from dataclasses import dataclass, field, asdict
 import torch
 from .estimators import meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp
 
-# %% ../nbs/06_losses.ipynb #2dc41e9f
+# %% ../nbs/06_losses.ipynb #18a31f8e
 def group_advantages(rewards, G, scale='none', leave_one_out=False, eps=1e-4):
     "A [B] from rewards [B] in contiguous groups of G: r - group mean, optionally scaled by a std."
     r = torch.as_tensor(rewards, dtype=torch.float32)
@@ -24,7 +24,7 @@ def group_advantages(rewards, G, scale='none', leave_one_out=False, eps=1e-4):
     elif scale != 'none': raise ValueError(f"advantage scale={scale!r}: use 'none', 'group_std' or 'batch_std'")
     return A.flatten()
 
-# %% ../nbs/06_losses.ipynb #44612ecd
+# %% ../nbs/06_losses.ipynb #a1527f86
 def aggregate(per_token, mask, agg='bnpo'):
     "Reduce per-token losses [B, L] over the valid tokens `mask` [B, L]."
     m = mask.to(per_token.dtype)
@@ -33,7 +33,7 @@ def aggregate(per_token, mask, agg='bnpo'):
     if agg == 'dr_grpo': return (per_token * m).sum() / m.numel()
     raise ValueError(f"loss_agg={agg!r}: use 'bnpo', 'grpo' or 'dr_grpo'")
 
-# %% ../nbs/06_losses.ipynb #dde6a2e9
+# %% ../nbs/06_losses.ipynb #2e0487b6
 def k3_kl(logp, ref_logp):
     "Schulman's k3 estimator of KL(pi || ref), per token: exp(d) - d - 1 with d = ref - logp (>= 0)."
     d = ref_logp - logp
@@ -47,7 +47,7 @@ def ppo_clip_terms(ratio, adv, epsilon, epsilon_high=None):
     active = ((ratio < 1 - epsilon) & (adv < 0)) | ((ratio > 1 + eh) & (adv > 0))
     return loss, active
 
-# %% ../nbs/06_losses.ipynb #a4a220a7
+# %% ../nbs/06_losses.ipynb #75bded8b
 def diffu_grpo_loss(logp, old_logp, advantages, mask, ref_logp=None, token_weights=None, epsilon=0.5, epsilon_high=None,
                     beta=0.04, agg='bnpo'):
     "d1's token-level clipped objective. logp/old_logp/ref_logp/token_weights/mask: [B, L]; advantages: [B]."
@@ -64,7 +64,7 @@ def diffu_grpo_loss(logp, old_logp, advantages, mask, ref_logp=None, token_weigh
         metrics['kl'] = kl[m].mean().item() if m.any() else 0.0
     return aggregate(per_token, mask, agg), metrics
 
-# %% ../nbs/06_losses.ipynb #e1279cf8
+# %% ../nbs/06_losses.ipynb #9844efcb
 def wd1_weights(advantages, G, softmax_over='group'):
     "w+ and w- [B]: softmax of A and of -A over each group of G (or over the whole batch)."
     a = advantages.float()
@@ -84,7 +84,7 @@ def wd1_loss(logp, advantages, mask, G, token_weights=None, softmax_over='group'
     loss = per_seq.sum() / (n_groups if reduce == 'mean' else 1)
     return loss, {'w_pos_max': w_pos.max().item(), 'seq_logp_mean': tok.sum(-1).mean().item()}
 
-# %% ../nbs/06_losses.ipynb #0eef5224
+# %% ../nbs/06_losses.ipynb #1416ccf2
 def renormalise_weights(token_weights, mask):
     "Weights rescaled to mean 1 over each row's valid tokens (rows without valid tokens are left as they are)."
     m = mask.to(token_weights.dtype)
@@ -107,7 +107,7 @@ def gdpo_loss(elbo_terms, old_terms, advantages, mask, ref_terms=None, token_wei
         metrics['kl'] = kl.mean().item()
     return per_seq.mean(), metrics
 
-# %% ../nbs/06_losses.ipynb #e6464f1e
+# %% ../nbs/06_losses.ipynb #32f5f818
 METHODS = ('diffu_grpo', 'wd1', 'gdpo', 'coupled')
 
 @dataclass
@@ -131,7 +131,7 @@ class PolicyLossConfig:
         if self.method not in METHODS: raise ValueError(f"method={self.method!r}: use one of {METHODS}")
         if not 0 <= self.sml_alpha <= 1: raise ValueError(f"sml_alpha={self.sml_alpha} must be in [0, 1]")
 
-# %% ../nbs/06_losses.ipynb #59243d35
+# %% ../nbs/06_losses.ipynb #89325dd2
 @dataclass
 class PolicyBatch:
     prompt_ids: torch.Tensor        # [B, P]
@@ -141,21 +141,23 @@ class PolicyBatch:
     advantages: torch.Tensor        # [B]
     group_size: int                 # G: rows g*G .. g*G+G-1 share a prompt
     dps_weights: torch.Tensor = None  # [B, L] or None
+    row_ids: torch.Tensor = None      # [B] global row numbers: masks are drawn per (mask seed, row id); None = 0..B-1
 
-# %% ../nbs/06_losses.ipynb #47ebfcb3
+# %% ../nbs/06_losses.ipynb #71e77212
 def policy_logp(model, batch: PolicyBatch, cfg: PolicyLossConfig, mask_seed, adapter=None):
     "{'logp': [B, L] the method's per-token estimate, 'sml': [B, L] (wd1 with SML only)} for one mask seed."
     args = (model, batch.prompt_ids, batch.prompt_mask, batch.completion_ids)
+    kw = dict(adapter=adapter, row_ids=None if batch.row_ids is None else batch.row_ids.tolist())
     sml = lambda: stratified_logp(*args, K=cfg.sml_K, strata=cfg.sml_strata, mask_seed=mask_seed,
-                                  p_mask_prompt=cfg.p_mask_prompt, chunk_size=cfg.sml_chunk_size, adapter=adapter)
-    if cfg.method == 'gdpo': base = elbo_logp(*args, n_nodes=cfg.gdpo_nodes, mask_seed=mask_seed, adapter=adapter)
-    elif cfg.method == 'coupled': base = coupled_logp(*args, t_range=cfg.coupled_t_range, mask_seed=mask_seed, adapter=adapter)
-    else: base = meanfield_logp(*args, mask_seeds=mask_seed, p_mask_prompt=cfg.p_mask_prompt, adapter=adapter)
+                                  p_mask_prompt=cfg.p_mask_prompt, chunk_size=cfg.sml_chunk_size, **kw)
+    if cfg.method == 'gdpo': base = elbo_logp(*args, n_nodes=cfg.gdpo_nodes, mask_seed=mask_seed, **kw)
+    elif cfg.method == 'coupled': base = coupled_logp(*args, t_range=cfg.coupled_t_range, mask_seed=mask_seed, **kw)
+    else: base = meanfield_logp(*args, mask_seeds=mask_seed, p_mask_prompt=cfg.p_mask_prompt, **kw)
     if not cfg.sml: return {'logp': base, 'sml': None}
     if cfg.method == 'wd1': return {'logp': base, 'sml': sml()}
     return {'logp': mixed_logp(base, sml(), cfg.sml_alpha), 'sml': None}
 
-# %% ../nbs/06_losses.ipynb #7c7f60a0
+# %% ../nbs/06_losses.ipynb #d24f14e4
 def policy_loss(cfg: PolicyLossConfig, batch: PolicyBatch, cur, old=None, ref=None):
     "Loss and metrics from `policy_logp` outputs for the current (with grad), old and reference policies."
     old = old or {k: (v.detach() if v is not None else None) for k, v in cur.items()}   # first inner iteration

@@ -6,7 +6,7 @@
 __all__ = ['build_model', 'compute_rewards', 'round_prompt_indices', 'rollout_round', 'CSVLogger', 'available_trackers',
            'GRPOTrainer', 'train']
 
-# %% ../nbs/16_trainer.ipynb #857a8757
+# %% ../nbs/16_trainer.ipynb #49e90243
 import copy, csv, json, math, os, time
 from contextlib import nullcontext
 from dataclasses import dataclass, asdict
@@ -22,7 +22,7 @@ from .dps import dps_weights, progress_deltas, final_token_logconf
 from .losses import group_advantages, PolicyBatch, PolicyLossConfig, policy_logp, policy_loss
 from .checkpoint import save_checkpoint, load_checkpoint, latest_checkpoint
 
-# %% ../nbs/16_trainer.ipynb #7d2e1b3b
+# %% ../nbs/16_trainer.ipynb #dff9576f
 _DTYPES = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}
 
 def build_model(cfg: TrainConfig, device=None):
@@ -52,7 +52,7 @@ def build_model(cfg: TrainConfig, device=None):
     if device is not None and not m.load_in_4bit: model = model.to(device)
     return model.eval(), tok, adapter
 
-# %% ../nbs/16_trainer.ipynb #767d75ea
+# %% ../nbs/16_trainer.ipynb #54296899
 def compute_rewards(reward_funcs, prompts, completions, columns, weights=None):
     "Total rewards [B] and a dict of each function's values [B]."
     weights = weights or [1.0] * len(reward_funcs)
@@ -65,7 +65,7 @@ def compute_rewards(reward_funcs, prompts, completions, columns, weights=None):
     total = sum(w * v for w, v in zip(weights, per_func.values()))
     return total, per_func
 
-# %% ../nbs/16_trainer.ipynb #5a741904
+# %% ../nbs/16_trainer.ipynb #af4eb6aa
 def round_prompt_indices(round_idx, prompts_per_step, n_rows, seed, process_index=0, num_processes=1):
     "Dataset row indices of this process's prompts in round `round_idx`."
     if prompts_per_step % num_processes:
@@ -79,7 +79,7 @@ def round_prompt_indices(round_idx, prompts_per_step, n_rows, seed, process_inde
         out.append(int(perm[i]))
     return out
 
-# %% ../nbs/16_trainer.ipynb #b8b63af2
+# %% ../nbs/16_trainer.ipynb #8e9a71cf
 def _seed_for(*parts): return int(sum(p * m for p, m in zip(parts, (1, 1_000_003, 998_244_353, 19_260_817))) % (2 ** 63 - 1))
 
 @torch.no_grad()
@@ -103,7 +103,7 @@ def rollout_round(model, tokenizer, adapter, prompts, G, sampler_cfg, seed, roun
     return Rollout(pid, pm, torch.cat([r.completion_ids for r in parts]), Trajectory.cat([r.trajectory for r in parts]),
                    sum(r.forward_passes for r in parts))
 
-# %% ../nbs/16_trainer.ipynb #aeaa206c
+# %% ../nbs/16_trainer.ipynb #7f1836dc
 class CSVLogger:
     "Append-only metrics CSV whose columns grow as new metrics appear."
     def __init__(self, path, resume_step=None):
@@ -121,7 +121,7 @@ class CSVLogger:
             w = csv.DictWriter(f, fieldnames=cols); w.writeheader(); w.writerows(self.rows)
         os.replace(tmp, self.path)
 
-# %% ../nbs/16_trainer.ipynb #c95cb784
+# %% ../nbs/16_trainer.ipynb #b6b626db
 def _lr_lambda(schedule, warmup, total):
     def f(step):
         if warmup and step < warmup: return (step + 1) / warmup
@@ -135,7 +135,7 @@ def _task_parts(cfg, tokenizer):
     spec = get_task(cfg.data.task)
     return spec, spec.load_train(tokenizer), spec.reward_funcs, spec.reward_weights
 
-# %% ../nbs/16_trainer.ipynb #c7a4ea19
+# %% ../nbs/16_trainer.ipynb #099b2071
 def available_trackers(report_to):
     "The experiment trackers of `report_to` that are installed ('csv' is always written, by the trainer itself)."
     import importlib.util
@@ -147,14 +147,15 @@ def available_trackers(report_to):
         else: print(f"log.report_to: {t} is not installed (pip install {t}); logging to metrics.csv without it")
     return out
 
-# %% ../nbs/16_trainer.ipynb #c3dcb1cb
+# %% ../nbs/16_trainer.ipynb #e6cd6d4e
 class GRPOTrainer:
     "GRPO for masked diffusion LMs: diffu-GRPO / wd1 / GDPO / coupled, with the DPS and SML plug-ins."
     def __init__(self, cfg: TrainConfig, model=None, tokenizer=None, train_dataset=None, reward_funcs=None, reward_weights=None,
                  eval_fn=None, accelerator=None, per_prompt_seeding=False, progress=True):
         from accelerate import Accelerator
         from accelerate.utils import set_seed
-        self.acc = accelerator or Accelerator(mixed_precision='bf16' if cfg.model.dtype == 'bfloat16' and torch.cuda.is_available() else 'no',
+        self.acc = accelerator or Accelerator(cpu=not torch.cuda.is_available(),   # CPU-only: gloo process groups under torchrun
+                                              mixed_precision='bf16' if cfg.model.dtype == 'bfloat16' and torch.cuda.is_available() else 'no',
                                               log_with=available_trackers(cfg.log.report_to) or None, project_dir=cfg.log.output_dir)
         self.cfg = validate(cfg, num_processes=self.acc.num_processes)
         set_seed(cfg.seed)                                             # model init and anything else global
@@ -184,7 +185,7 @@ class GRPOTrainer:
         self.out = Path(cfg.log.output_dir)
         self.step, self.logger, self._trackers = 0, None, False
 
-# %% ../nbs/16_trainer.ipynb #b2aab581
+# %% ../nbs/16_trainer.ipynb #d8c6969c
 @torch.no_grad()
 def _round(self: GRPOTrainer, round_idx):
     cfg, acc, G = self.cfg, self.acc, self.cfg.optim.num_generations
@@ -219,8 +220,9 @@ def _round(self: GRPOTrainer, round_idx):
     per_mb = len(idx) // n_micro
     for mb in range(n_micro):
         r = slice(mb * per_mb * G, (mb + 1) * per_mb * G)
+        rows_global = torch.arange(r.start, r.stop) + acc.process_index * n             # global row numbers (process-major)
         b = PolicyBatch(roll.prompt_ids[r], roll.prompt_mask[r], roll.completion_ids[r], cmask[r], adv[r], G,
-                        None if weights is None else weights[r])
+                        None if weights is None else weights[r], rows_global)
         old = [policy_logp(unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 else None
         ref = None
         if self.use_ref:
@@ -236,7 +238,7 @@ def _round(self: GRPOTrainer, round_idx):
     return batches, seeds, stats, samples
 GRPOTrainer._round = _round
 
-# %% ../nbs/16_trainer.ipynb #796030fd
+# %% ../nbs/16_trainer.ipynb #d9af16fc
 def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     acc, n = self.acc, len(batches)
     self.model.train()
@@ -251,12 +253,13 @@ def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     gn = self.cfg.optim.max_grad_norm
     params = [p for p in self.model.parameters() if p.requires_grad]
     grad_norm = acc.clip_grad_norm_(params, gn if gn else float('inf'))
+    if getattr(self, 'keep_grads', False): self.last_grads = [p.grad.detach().clone() for p in params]   # tests, debugging
     self.optimizer.step(); self.scheduler.step(); self.optimizer.zero_grad(set_to_none=True)
     agg['grad_norm'] = float(grad_norm); agg['lr'] = self.scheduler.get_last_lr()[0]
     return agg
 GRPOTrainer._optimizer_step = _optimizer_step
 
-# %% ../nbs/16_trainer.ipynb #dd7bde37
+# %% ../nbs/16_trainer.ipynb #d0fc882b
 def _save(self: GRPOTrainer):
     acc = self.acc
     save_checkpoint(self.out, self.step, acc.unwrap_model(self.model), self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer,
@@ -280,7 +283,7 @@ def _log(self: GRPOTrainer, metrics, samples=None):
     if self._trackers: acc.log(metrics, step=self.step)
 GRPOTrainer._save, GRPOTrainer._resume, GRPOTrainer._log = _save, _resume, _log
 
-# %% ../nbs/16_trainer.ipynb #088e5b82
+# %% ../nbs/16_trainer.ipynb #1136cc2d
 def train(self: GRPOTrainer, resume=False):
     "Run until `optim.max_steps`; returns the last logged metrics."
     cfg, acc = self.cfg, self.acc
@@ -301,6 +304,7 @@ def train(self: GRPOTrainer, resume=False):
         round_idx = self.step // mu
         t0 = time.time()
         batches, seeds, stats, samples = self._round(round_idx)
+        self._last_batches = batches                          # kept for inspection (tests, debugging)
         for it in range(mu):
             if self.step >= cfg.optim.max_steps: break
             met = self._optimizer_step(batches, seeds, it)
