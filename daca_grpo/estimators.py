@@ -6,13 +6,13 @@
 __all__ = ['token_logp', 'score_masked', 'row_generators', 'draw_prompt_mask', 'meanfield_logp', 'strata_ids', 'stratified_logp',
            'gauss_legendre_01', 'exact_count_mask', 'elbo_logp', 'coupled_logp', 'mixed_logp']
 
-# %% ../nbs/04_estimators.ipynb #47f4a816
+# %% ../nbs/04_estimators.ipynb #664087cb
 import math
 import numpy as np
 import torch
 from .adapters import adapter_for, completion_logits
 
-# %% ../nbs/04_estimators.ipynb #55c5e37b
+# %% ../nbs/04_estimators.ipynb #9e48f25f
 def token_logp(logits, targets):
     "log softmax(logits)[targets]: logits [N, L, V], targets [N, L] -> [N, L] (float32 or better)."
     lf = logits if logits.dtype == torch.float64 else logits.float()
@@ -26,7 +26,7 @@ def score_masked(model, prompt_ids, prompt_mask, completion_ids, prompt_masked, 
     att = torch.cat([prompt_mask, torch.ones_like(completion_ids)], 1)
     return token_logp(completion_logits(adapter, model, x, att, completion_ids.shape[1]), completion_ids)   # [N, L]
 
-# %% ../nbs/04_estimators.ipynb #93395965
+# %% ../nbs/04_estimators.ipynb #baae69ae
 def row_generators(mask_seed, n_rows, row_ids=None):
     "One CPU generator per row, seeded by (mask_seed, row id): a row's masks do not depend on the rest of its batch."
     ids = range(n_rows) if row_ids is None else [int(r) for r in row_ids]
@@ -38,7 +38,7 @@ def draw_prompt_mask(prompt_mask, p_mask_prompt, gens):
     u = torch.stack([torch.rand(prompt_mask.shape[1], generator=g) for g in gens])
     return ((u < p_mask_prompt) & prompt_mask.bool().cpu()).to(prompt_mask.device)
 
-# %% ../nbs/04_estimators.ipynb #cd20a67e
+# %% ../nbs/04_estimators.ipynb #5e302907
 def _seeds(mask_seeds): return ([mask_seeds], True) if isinstance(mask_seeds, (int, np.integer)) else (list(mask_seeds), False)
 
 def meanfield_logp(model, prompt_ids, prompt_mask, completion_ids, mask_seeds=0, p_mask_prompt=0.15, adapter=None, row_ids=None):
@@ -52,7 +52,7 @@ def meanfield_logp(model, prompt_ids, prompt_mask, completion_ids, mask_seeds=0,
     out = out.view(len(seeds), B, L)
     return out[0] if single else out
 
-# %% ../nbs/04_estimators.ipynb #6529a6eb
+# %% ../nbs/04_estimators.ipynb #b0c4e66c
 def strata_ids(B, L, K, strata='strided', gens=None):
     "Long [B, L]: the stratum (0..K-1) of each completion position (random strata: row b drawn from gens[b])."
     if K < 1: raise ValueError(f"K={K}: the number of strata must be >= 1")
@@ -65,7 +65,7 @@ def strata_ids(B, L, K, strata='strided', gens=None):
         return ids
     raise ValueError(f"strata={strata!r}: use 'strided' or 'random'")
 
-# %% ../nbs/04_estimators.ipynb #e82ec10a
+# %% ../nbs/04_estimators.ipynb #5da3b057
 def stratified_logp(model, prompt_ids, prompt_mask, completion_ids, K=4, strata='strided', mask_seed=0,
                     p_mask_prompt=0.15, chunk_size=None, adapter=None, row_ids=None):
     "SML: [B, L] per-token log-probs, token n scored with its stratum masked and the rest of the completion visible."
@@ -85,13 +85,13 @@ def stratified_logp(model, prompt_ids, prompt_mask, completion_ids, K=4, strata=
         out += (lp * masked).view(len(js), B, L).sum(0)                       # each token from its own pass
     return out
 
-# %% ../nbs/04_estimators.ipynb #cd666f60
+# %% ../nbs/04_estimators.ipynb #e214f272
 def gauss_legendre_01(n):
     "Nodes and weights of n-point Gauss-Legendre quadrature on [0, 1] (weights sum to 1)."
     x, w = np.polynomial.legendre.leggauss(n)
     return (x + 1) / 2, w / 2
 
-# %% ../nbs/04_estimators.ipynb #53bbb2dc
+# %% ../nbs/04_estimators.ipynb #7a6d8d42
 def exact_count_mask(B, L, n_masked, gens):
     "Bool [B, L] with exactly n_masked True per row, positions uniformly at random (row b from gens[b])."
     ranks = torch.argsort(torch.stack([torch.rand(L, generator=g) for g in gens]), dim=-1).argsort(dim=-1)
@@ -110,7 +110,7 @@ def elbo_logp(model, prompt_ids, prompt_mask, completion_ids, n_nodes=2, mask_se
     coef = torch.as_tensor(weights / nodes, dtype=lp.dtype, device=lp.device)[:, None, None]
     return (coef * torch.stack(masks) * lp).sum(0)
 
-# %% ../nbs/04_estimators.ipynb #a6a57109
+# %% ../nbs/04_estimators.ipynb #3314cf59
 def coupled_logp(model, prompt_ids, prompt_mask, completion_ids, t_range=(0.2, 0.8), mask_seed=0, p_mask_prompt=0.0,
                  include_full=True, adapter=None, row_ids=None):
     "DiffuCoder's coupled estimator [B, L]: complementary masks weighted 1/t and 1/(1-t), averaged with the fully masked pass."
@@ -128,7 +128,7 @@ def coupled_logp(model, prompt_ids, prompt_mask, completion_ids, t_range=(0.2, 0
     coupled = lp[0] * m1 / t + lp[1] * m2 / (1 - t)
     return (coupled + lp[2]) / 2 if include_full else coupled
 
-# %% ../nbs/04_estimators.ipynb #5f96d877
+# %% ../nbs/04_estimators.ipynb #48a80805
 def mixed_logp(meanfield, sml, alpha=0.5):
     "Per-token alpha * meanfield + (1 - alpha) * sml."
     if not 0 <= alpha <= 1: raise ValueError(f"alpha={alpha} must be in [0, 1]")
