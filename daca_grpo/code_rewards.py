@@ -8,14 +8,14 @@ __all__ = ['MBPP_SPLITS', 'code_reward', 'pass_at_1', 'repo_root', 'data_dir', '
            'humaneval_tests', 'mbpp_tests', 'code_jobs', 'run_code_tests', 'make_code_reward', 'make_pass_at_1',
            'oracle_check', 'print_failures']
 
-# %% ../nbs/08_code_rewards.ipynb #bde62fe5
+# %% ../nbs/08_code_rewards.ipynb #38890ff8
 import ast, os, re, json, gzip, textwrap
 from pathlib import Path
 from functools import partial
 import datasets
 from .sandbox import run_many, SandboxResult
 
-# %% ../nbs/08_code_rewards.ipynb #9a3dcdf9
+# %% ../nbs/08_code_rewards.ipynb #cd8d172a
 def repo_root(start=None) -> Path | None:
     "The checkout's root (holding `settings.ini` and `daca_grpo/`) above `start`, the working directory or this module; None if not in a checkout."
     here = globals().get('__file__')
@@ -35,7 +35,7 @@ def data_dir(start=None) -> Path:
     raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the data directory, or place it at <repo root>/../shared/data"
                             + (f" (looked for {root.parent / 'shared' / 'data'})" if root else " (not inside a daca_grpo checkout)"))
 
-# %% ../nbs/08_code_rewards.ipynb #772f6559
+# %% ../nbs/08_code_rewards.ipynb #398ba8a9
 MBPP_SPLITS = {'prompt': range(1, 11), 'test': range(11, 511), 'validation': range(511, 601), 'train': range(601, 975)}
 
 def mbpp_prompt(text, tests):
@@ -70,7 +70,7 @@ def _read_records(path):
 
 def _is_local(source): return isinstance(source, Path) or os.sep in str(source) or str(source).endswith(('.json', '.jsonl', '.gz'))
 
-# %% ../nbs/08_code_rewards.ipynb #e685dcc5
+# %% ../nbs/08_code_rewards.ipynb #29b5438d
 def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tests_in_prompt: bool = True) -> datasets.Dataset:
     """MBPP as a `Dataset`. `source`: a local `.jsonl`/`.json` file, a Hugging Face dataset name, or None for the shared data
     (`mbpp/mbpp.jsonl` for `config='full'`, `mbpp/sanitized-mbpp.json` for `config='sanitized'`)."""
@@ -88,7 +88,7 @@ def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tes
         for r in rows: r['prompt'] = r['prompt'].split(' Your code should pass')[0] + "\n\nWrite the code in a ```python``` block."
     return datasets.Dataset.from_list(rows)
 
-# %% ../nbs/08_code_rewards.ipynb #59037463
+# %% ../nbs/08_code_rewards.ipynb #8210756b
 def humaneval_prompt(code_prompt):
     "Instruction for a HumanEval problem: complete the function, answer in a fenced block."
     return ("Complete the following Python function. Write the complete function (with its imports) in a ```python``` block.\n\n"
@@ -112,7 +112,7 @@ def load_humaneval(source=None, split: str = 'test') -> datasets.Dataset:
     else: records, where = list(datasets.load_dataset(str(source), split=split)), f"hf:{source}"   # needs network; untested here
     return datasets.Dataset.from_list([_humaneval_row(r, f"{where} row {i}") for i, r in enumerate(records)])
 
-# %% ../nbs/08_code_rewards.ipynb #8e41ed96
+# %% ../nbs/08_code_rewards.ipynb #1b65a47f
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
 _OPEN_FENCE = re.compile(r"```[ \t]*(?:python3?|py)[ \t]*\n(.*)\Z", re.S | re.I)
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
@@ -139,7 +139,7 @@ def completion_text(completion) -> str:
     if isinstance(completion, (list, tuple)) and completion: return completion_text(completion[-1])
     return '' if completion is None else str(completion)
 
-# %% ../nbs/08_code_rewards.ipynb #be43f908
+# %% ../nbs/08_code_rewards.ipynb #143af98c
 def _defines(code, name):
     try: tree = ast.parse(code)
     except (SyntaxError, ValueError): return False
@@ -149,7 +149,7 @@ def humaneval_program(code_prompt, code, entry_point):
     "Program for a HumanEval completion: full function definitions replace the prompt's stub; a body continues the prompt."
     return code_prompt.rstrip('\n') + '\n\n' + code + '\n' if _defines(code, entry_point) else code_prompt + code + '\n'
 
-# %% ../nbs/08_code_rewards.ipynb #ea081eb5
+# %% ../nbs/08_code_rewards.ipynb #13726854
 def humaneval_tests(test, entry_point):
     "(setup, tests) for HumanEval's `test` code: the asserts of `check` as separate units, or ['check(entry_point)']."
     fallback = (test, [f"check({entry_point})"])
@@ -157,7 +157,7 @@ def humaneval_tests(test, entry_point):
     except SyntaxError: return fallback
     checks = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == 'check' and n.args.args]
     if len(checks) != 1: return fallback
-    chk = checks[0]
+    chk = checks[0]; param = chk.args.args[0].arg
     def src(stmt):
         seg = textwrap.dedent(ast.get_source_segment(test, stmt, padded=True) or '')
         try: compile(seg, '<unit>', 'exec'); return seg
@@ -165,21 +165,23 @@ def humaneval_tests(test, entry_point):
     units, pending = [], []
     for stmt in chk.body:
         pending.append(src(stmt))
-        if any(isinstance(n, ast.Assert) for n in ast.walk(stmt)): units.append('\n'.join(pending)); pending = []
+        names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        if any(isinstance(n, ast.Assert) for n in ast.walk(stmt)) and names & {param, entry_point}:
+            units.append('\n'.join(pending)); pending = []
     if pending and units: units[-1] += '\n' + '\n'.join(pending)
     try:
         for u in units: compile(u, '<unit>', 'exec')
     except SyntaxError: return fallback
     if not units: return fallback
-    return test + f"\n{chk.args.args[0].arg} = {entry_point}\n", units
+    return test + f"\n{param} = {entry_point}\n", units
 
-# %% ../nbs/08_code_rewards.ipynb #2ab6108a
+# %% ../nbs/08_code_rewards.ipynb #cb3ab5e8
 def mbpp_tests(test_list, test_setup_code='', challenge_test_list=None, test_imports=None, include_challenge=False):
     "(setup, tests) for an MBPP row."
     setup = '\n'.join([*(test_imports or []), test_setup_code or ''])
     return setup, list(test_list) + (list(challenge_test_list or []) if include_challenge else [])
 
-# %% ../nbs/08_code_rewards.ipynb #94fb873a
+# %% ../nbs/08_code_rewards.ipynb #b42c36c7
 def _column(columns, name, i, default=None):
     col = columns.get(name)
     return default if col is None else col[i]
@@ -207,7 +209,7 @@ def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge
     jobs, _ = code_jobs(completions, include_challenge=include_challenge, **columns)
     return run_many(jobs, max_workers=max_workers, timeout=timeout)
 
-# %% ../nbs/08_code_rewards.ipynb #6a841d20
+# %% ../nbs/08_code_rewards.ipynb #6ffdaf08
 def make_code_reward(format_bonus: float = 0.0, timeout: float = 3.0, max_workers: int | None = None, include_challenge: bool = False):
     "TRL reward: fraction of the benchmark's asserts passed, + `format_bonus` if the code came in a fence or <answer>."
     def code_reward(prompts, completions, **columns) -> list[float]:
@@ -230,7 +232,7 @@ def make_pass_at_1(timeout: float = 3.0, max_workers: int | None = None, include
 code_reward = make_code_reward()
 pass_at_1 = make_pass_at_1()
 
-# %% ../nbs/08_code_rewards.ipynb #61f26d2b
+# %% ../nbs/08_code_rewards.ipynb #3358343f
 def oracle_check(ds, benchmark, idx=None, timeout=10.0, max_workers=None, include_challenge=False):
     "Run each row's reference solution against its tests; return (n_passed, failures as (task_id, status, detail, tests))."
     idx = list(range(len(ds))) if idx is None else list(idx)
