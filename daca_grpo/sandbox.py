@@ -5,17 +5,17 @@
 # %% auto #0
 __all__ = ['DRIVER', 'STATUSES', 'SandboxResult', 'run_code', 'run_many']
 
-# %% ../nbs/07_sandbox.ipynb #3dcfb99d
+# %% ../nbs/07_sandbox.ipynb #cd86081b
 import os, sys, json, time, signal, secrets, tempfile, subprocess
 from dataclasses import dataclass, field
 from concurrent.futures import ThreadPoolExecutor
 
-# %% ../nbs/07_sandbox.ipynb #21b3bac9
+# %% ../nbs/07_sandbox.ipynb #ea9bb3b5
 _D_HEAD = r'''
 import sys, os, json, resource, signal
 '''
 
-# %% ../nbs/07_sandbox.ipynb #1946c9bb
+# %% ../nbs/07_sandbox.ipynb #4bb0e731
 _D_LIMITS = r'''
 def _limits(spec):
     def limit(res, soft, hard=None):
@@ -28,7 +28,7 @@ def _limits(spec):
     if spec['nofile']: limit(resource.RLIMIT_NOFILE, spec['nofile'])
 '''
 
-# %% ../nbs/07_sandbox.ipynb #5cd1dd71
+# %% ../nbs/07_sandbox.ipynb #a6bf3e13
 _D_NAMESPACES = r'''
 def _namespaces(spec):
     iso = 'none'
@@ -51,7 +51,7 @@ def _namespaces(spec):
     return iso
 '''
 
-# %% ../nbs/07_sandbox.ipynb #977f0236
+# %% ../nbs/07_sandbox.ipynb #3cb81fd9
 _D_GUARD = r'''
 def _guard():
     import builtins, io, _io, shutil, subprocess, socket, _socket, faulthandler, posix
@@ -110,7 +110,7 @@ def _guard():
         sys.modules[name] = None
 '''
 
-# %% ../nbs/07_sandbox.ipynb #67b85d77
+# %% ../nbs/07_sandbox.ipynb #80474feb
 _D_MAIN = r'''
 def _main():
     spec = json.loads(sys.stdin.buffer.read().decode('utf-8'))
@@ -150,10 +150,10 @@ def _main():
     _exit(0)
 '''
 
-# %% ../nbs/07_sandbox.ipynb #c7560f04
+# %% ../nbs/07_sandbox.ipynb #aa570bf4
 DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_MAIN, '_main()\n'])
 
-# %% ../nbs/07_sandbox.ipynb #d1b90687
+# %% ../nbs/07_sandbox.ipynb #0bba2633
 STATUSES = ('passed', 'failed', 'timeout', 'killed', 'error')
 
 @dataclass
@@ -176,7 +176,7 @@ class SandboxResult:
     @property
     def fraction(self) -> float: return self.n_passed / self.n_tests if self.n_tests else float(self.passed)
 
-# %% ../nbs/07_sandbox.ipynb #00fc086e
+# %% ../nbs/07_sandbox.ipynb #2a1c1282
 def _signal_of(rc):
     "Signal that ended the child: negative return code, or 128 + n relayed by the pid-namespace parent."
     if rc is None: return None
@@ -204,26 +204,25 @@ def _classify(rc, timed_out, report, nonce, n_tests, cpu, cpu_limit):
     elif not res.detail: res.detail = 'exited with code %s before all tests passed' % rc if done else f'exited with code {rc} before the end of the run'
     return res
 
-# %% ../nbs/07_sandbox.ipynb #a10ebfe6
+# %% ../nbs/07_sandbox.ipynb #f441c8b2
 def _read(f, limit):
     f.seek(0); data = f.read(limit + 1)
     return data[:limit].decode('utf-8', 'replace'), len(data) > limit
 
 def _wait(proc, timeout):
-    "Reap `proc` within `timeout` s if it ends by itself; else kill its process group. Returns (timed_out, cpu seconds)."
-    deadline, delay, timed_out, ru = time.monotonic() + timeout, 0.001, False, None
-    while True:
-        pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
-        if pid: break
+    "Wait up to `timeout` s for `proc` to end, kill its process group, reap it. Returns (timed_out, cpu seconds)."
+    deadline, delay, timed_out = time.monotonic() + timeout, 0.001, False
+    # WNOWAIT: notice the exit without reaping, so the pid (= the group id) cannot be reused before the killpg below
+    while os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
         if time.monotonic() >= deadline: timed_out = True; break
         time.sleep(delay); delay = min(delay * 2, 0.02)
     try: os.killpg(proc.pid, signal.SIGKILL)   # the group outlives its leader if the leader left children behind
     except (ProcessLookupError, PermissionError): pass
-    if not pid: pid, st, ru = os.wait4(proc.pid, 0)
+    _, st, ru = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(st)
     return timed_out, ru.ru_utime + ru.ru_stime
 
-# %% ../nbs/07_sandbox.ipynb #95cda239
+# %% ../nbs/07_sandbox.ipynb #32f51794
 def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_mb: float | None = 512, cpu_s: int | None = None,
              max_output: int = 64 * 1024, fsize_mb: float | None = 16, nproc: int | None = 32, nofile: int | None = 256,
              guard: bool = True, namespaces: bool = True, env: dict | None = None) -> SandboxResult:
@@ -251,7 +250,7 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         n = len(tests) if isinstance(tests, list) else 0
         return SandboxResult('error', detail=f'sandbox failure: {type(e).__name__}: {e}', duration=time.monotonic() - t0, n_tests=n, tests=[''] * n)
 
-# %% ../nbs/07_sandbox.ipynb #67929f6e
+# %% ../nbs/07_sandbox.ipynb #09b4aae1
 def run_many(jobs, max_workers: int | None = None, **defaults) -> list[SandboxResult]:
     "Run each job (code string, or dict of `run_code` keyword arguments) in the sandbox, `max_workers` at a time, in order."
     max_workers = max(1, max_workers or min(4, os.cpu_count() or 1))
