@@ -5,17 +5,17 @@
 # %% auto #0
 __all__ = ['DRIVER', 'STATUSES', 'SandboxResult', 'run_code', 'run_many']
 
-# %% ../nbs/07_sandbox.ipynb #cd86081b
+# %% ../nbs/07_sandbox.ipynb #1447fa7d
 import os, sys, json, time, signal, secrets, tempfile, subprocess
 from dataclasses import dataclass, field
 from concurrent.futures import ThreadPoolExecutor
 
-# %% ../nbs/07_sandbox.ipynb #ea9bb3b5
+# %% ../nbs/07_sandbox.ipynb #c9954d38
 _D_HEAD = r'''
 import sys, os, json, resource, signal
 '''
 
-# %% ../nbs/07_sandbox.ipynb #4bb0e731
+# %% ../nbs/07_sandbox.ipynb #81a9eecb
 _D_LIMITS = r'''
 def _limits(spec):
     def limit(res, soft, hard=None):
@@ -28,7 +28,7 @@ def _limits(spec):
     if spec['nofile']: limit(resource.RLIMIT_NOFILE, spec['nofile'])
 '''
 
-# %% ../nbs/07_sandbox.ipynb #a6bf3e13
+# %% ../nbs/07_sandbox.ipynb #bbbdc17a
 _D_NAMESPACES = r'''
 def _namespaces(spec):
     iso = 'none'
@@ -51,7 +51,7 @@ def _namespaces(spec):
     return iso
 '''
 
-# %% ../nbs/07_sandbox.ipynb #3cb81fd9
+# %% ../nbs/07_sandbox.ipynb #ee126891
 _D_GUARD = r'''
 def _guard():
     import builtins, io, _io, shutil, subprocess, socket, _socket, faulthandler, posix
@@ -110,7 +110,7 @@ def _guard():
         sys.modules[name] = None
 '''
 
-# %% ../nbs/07_sandbox.ipynb #80474feb
+# %% ../nbs/07_sandbox.ipynb #d90f5c0d
 _D_MAIN = r'''
 def _main():
     spec = json.loads(sys.stdin.buffer.read().decode('utf-8'))
@@ -150,10 +150,10 @@ def _main():
     _exit(0)
 '''
 
-# %% ../nbs/07_sandbox.ipynb #aa570bf4
+# %% ../nbs/07_sandbox.ipynb #dc31f472
 DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_MAIN, '_main()\n'])
 
-# %% ../nbs/07_sandbox.ipynb #0bba2633
+# %% ../nbs/07_sandbox.ipynb #23aee59e
 STATUSES = ('passed', 'failed', 'timeout', 'killed', 'error')
 
 @dataclass
@@ -176,7 +176,7 @@ class SandboxResult:
     @property
     def fraction(self) -> float: return self.n_passed / self.n_tests if self.n_tests else float(self.passed)
 
-# %% ../nbs/07_sandbox.ipynb #2a1c1282
+# %% ../nbs/07_sandbox.ipynb #c1f9696e
 def _signal_of(rc):
     "Signal that ended the child: negative return code, or 128 + n relayed by the pid-namespace parent."
     if rc is None: return None
@@ -204,7 +204,7 @@ def _classify(rc, timed_out, report, nonce, n_tests, cpu, cpu_limit):
     elif not res.detail: res.detail = 'exited with code %s before all tests passed' % rc if done else f'exited with code {rc} before the end of the run'
     return res
 
-# %% ../nbs/07_sandbox.ipynb #f441c8b2
+# %% ../nbs/07_sandbox.ipynb #d809f210
 def _read(f, limit):
     f.seek(0); data = f.read(limit + 1)
     return data[:limit].decode('utf-8', 'replace'), len(data) > limit
@@ -222,7 +222,7 @@ def _wait(proc, timeout):
     proc.returncode = os.waitstatus_to_exitcode(st)
     return timed_out, ru.ru_utime + ru.ru_stime
 
-# %% ../nbs/07_sandbox.ipynb #32f51794
+# %% ../nbs/07_sandbox.ipynb #373a0569
 def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_mb: float | None = 512, cpu_s: int | None = None,
              max_output: int = 64 * 1024, fsize_mb: float | None = 16, nproc: int | None = 32, nofile: int | None = 256,
              guard: bool = True, namespaces: bool = True, env: dict | None = None) -> SandboxResult:
@@ -250,7 +250,7 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         n = len(tests) if isinstance(tests, list) else 0
         return SandboxResult('error', detail=f'sandbox failure: {type(e).__name__}: {e}', duration=time.monotonic() - t0, n_tests=n, tests=[''] * n)
 
-# %% ../nbs/07_sandbox.ipynb #09b4aae1
+# %% ../nbs/07_sandbox.ipynb #c898a26d
 def run_many(jobs, max_workers: int | None = None, **defaults) -> list[SandboxResult]:
     "Run each job (code string, or dict of `run_code` keyword arguments) in the sandbox, `max_workers` at a time, in order."
     max_workers = max(1, max_workers or min(4, os.cpu_count() or 1))
