@@ -5,17 +5,17 @@
 # %% auto #0
 __all__ = ['DRIVER', 'STATUSES', 'SandboxResult', 'run_code', 'run_many']
 
-# %% ../nbs/07_sandbox.ipynb #1447fa7d
+# %% ../nbs/07_sandbox.ipynb #2a469f6b
 import os, sys, json, time, signal, secrets, tempfile, subprocess
 from dataclasses import dataclass, field
 from concurrent.futures import ThreadPoolExecutor
 
-# %% ../nbs/07_sandbox.ipynb #c9954d38
+# %% ../nbs/07_sandbox.ipynb #9e7f0653
 _D_HEAD = r'''
 import sys, os, json, resource, signal
 '''
 
-# %% ../nbs/07_sandbox.ipynb #81a9eecb
+# %% ../nbs/07_sandbox.ipynb #d923370b
 _D_LIMITS = r'''
 def _limits(spec):
     def limit(res, soft, hard=None):
@@ -28,7 +28,7 @@ def _limits(spec):
     if spec['nofile']: limit(resource.RLIMIT_NOFILE, spec['nofile'])
 '''
 
-# %% ../nbs/07_sandbox.ipynb #bbbdc17a
+# %% ../nbs/07_sandbox.ipynb #0736bef3
 _D_NAMESPACES = r'''
 def _namespaces(spec):
     iso = 'none'
@@ -51,7 +51,7 @@ def _namespaces(spec):
     return iso
 '''
 
-# %% ../nbs/07_sandbox.ipynb #ee126891
+# %% ../nbs/07_sandbox.ipynb #ce70e99f
 _D_GUARD = r'''
 def _guard():
     import builtins, io, _io, shutil, subprocess, socket, _socket, faulthandler, posix
@@ -110,7 +110,40 @@ def _guard():
         sys.modules[name] = None
 '''
 
-# %% ../nbs/07_sandbox.ipynb #d90f5c0d
+# %% ../nbs/07_sandbox.ipynb #deaccbed
+_D_RETURNS = r'''
+def _check_returns(ns):
+    import types
+    HEAPTYPE, main = 1 << 9, sys.modules.get('__main__')
+    def foreign_type(t):
+        try:
+            if not t.__flags__ & HEAPTYPE: return False
+            mod = sys.modules.get(t.__module__)
+            if mod is None or mod is main: return True
+            o = mod
+            for part in t.__qualname__.split('.'): o = getattr(o, part)
+            return o is not t
+        except Exception: return True
+    def foreign(x, budget=100000):
+        stack = [x]
+        while stack and budget > 0:
+            budget -= 1; v = stack.pop(); t = type(v)
+            if foreign_type(t): return True
+            if isinstance(v, (list, tuple, set, frozenset)): stack.extend(v)
+            elif isinstance(v, dict): stack.extend(dict.keys(v)); stack.extend(dict.values(v))
+        return False
+    def checked(f):
+        def wrapper(*a, **k):
+            r = f(*a, **k)
+            if foreign(r): raise TypeError(f'sandbox: {f.__name__} returned an object of a type the program defined')
+            return r
+        wrapper.__name__, wrapper.__qualname__, wrapper.__doc__, wrapper.__wrapped__ = f.__name__, f.__qualname__, f.__doc__, f
+        return wrapper
+    for name, v in list(ns.items()):
+        if type(v) is types.FunctionType and v.__code__.co_filename == '<program>': ns[name] = checked(v)
+'''
+
+# %% ../nbs/07_sandbox.ipynb #109b7871
 _D_MAIN = r'''
 def _main():
     spec = json.loads(sys.stdin.buffer.read().decode('utf-8'))
@@ -125,6 +158,8 @@ def _main():
         except (ValueError, OSError): pass
     report('START', iso)
     if spec['guard']: _guard()
+    import builtins
+    clean_builtins = dict(builtins.__dict__)   # the tests' builtins: as they were before the program ran
     def run(src, name, ns):
         linecache.cache[name] = (len(src), None, src.splitlines(True), name)
         try: exec(compile(src, name, 'exec'), ns); return None
@@ -139,7 +174,8 @@ def _main():
         err = run(spec['setup'], '<setup>', g) if spec['setup'] else None
         if err: report('SETUP_ERROR', err)
         else:
-            ns = dict(g)
+            ns = dict(g); ns['__builtins__'] = clean_builtins
+            if spec['check_returns']: _check_returns(ns)
             for i, t in enumerate(spec['tests']):
                 e = run(t, f'<test {i}>', ns)
                 report('TEST', i, 'PASS' if e is None else 'FAIL', e or '')
@@ -150,10 +186,10 @@ def _main():
     _exit(0)
 '''
 
-# %% ../nbs/07_sandbox.ipynb #dc31f472
-DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_MAIN, '_main()\n'])
+# %% ../nbs/07_sandbox.ipynb #345777f9
+DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_RETURNS, _D_MAIN, '_main()\n'])
 
-# %% ../nbs/07_sandbox.ipynb #23aee59e
+# %% ../nbs/07_sandbox.ipynb #be5bfb33
 STATUSES = ('passed', 'failed', 'timeout', 'killed', 'error')
 
 @dataclass
@@ -176,7 +212,7 @@ class SandboxResult:
     @property
     def fraction(self) -> float: return self.n_passed / self.n_tests if self.n_tests else float(self.passed)
 
-# %% ../nbs/07_sandbox.ipynb #c1f9696e
+# %% ../nbs/07_sandbox.ipynb #e7728e40
 def _signal_of(rc):
     "Signal that ended the child: negative return code, or 128 + n relayed by the pid-namespace parent."
     if rc is None: return None
@@ -204,7 +240,7 @@ def _classify(rc, timed_out, report, nonce, n_tests, cpu, cpu_limit):
     elif not res.detail: res.detail = 'exited with code %s before all tests passed' % rc if done else f'exited with code {rc} before the end of the run'
     return res
 
-# %% ../nbs/07_sandbox.ipynb #d809f210
+# %% ../nbs/07_sandbox.ipynb #ef1af96e
 def _read(f, limit):
     f.seek(0); data = f.read(limit + 1)
     return data[:limit].decode('utf-8', 'replace'), len(data) > limit
@@ -222,10 +258,10 @@ def _wait(proc, timeout):
     proc.returncode = os.waitstatus_to_exitcode(st)
     return timed_out, ru.ru_utime + ru.ru_stime
 
-# %% ../nbs/07_sandbox.ipynb #373a0569
+# %% ../nbs/07_sandbox.ipynb #16301ace
 def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_mb: float | None = 512, cpu_s: int | None = None,
              max_output: int = 64 * 1024, fsize_mb: float | None = 16, nproc: int | None = 32, nofile: int | None = 256,
-             guard: bool = True, namespaces: bool = True, env: dict | None = None) -> SandboxResult:
+             guard: bool = True, namespaces: bool = True, check_returns: bool = False, env: dict | None = None) -> SandboxResult:
     "Run `code`, then `setup`, then each of `tests` (source strings) in a sandboxed `python -I`; never raises."
     t0 = time.monotonic()
     try:
@@ -235,7 +271,7 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         with tempfile.TemporaryDirectory(prefix='daca_sandbox_') as work, tempfile.TemporaryFile() as fin, \
              tempfile.TemporaryFile() as fout, tempfile.TemporaryFile() as ferr, tempfile.TemporaryFile() as frep:
             spec = dict(nonce=nonce, rep_fd=frep.fileno(), code=str(code), setup=str(setup or ''), tests=tests, guard=guard,
-                        namespaces=namespaces, memory=int(memory_mb * 2**20) if memory_mb else None, cpu=cpu_s,
+                        namespaces=namespaces, check_returns=bool(check_returns), memory=int(memory_mb * 2**20) if memory_mb else None, cpu=cpu_s,
                         fsize=int(fsize_mb * 2**20) if fsize_mb is not None else None, nproc=nproc, nofile=nofile)
             fin.write(json.dumps(spec).encode('utf-8', 'surrogatepass')); fin.seek(0)
             proc = subprocess.Popen([sys.executable, '-I', '-X', 'utf8', '-c', DRIVER], cwd=work, stdin=fin, stdout=fout, stderr=ferr,
@@ -250,7 +286,7 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         n = len(tests) if isinstance(tests, list) else 0
         return SandboxResult('error', detail=f'sandbox failure: {type(e).__name__}: {e}', duration=time.monotonic() - t0, n_tests=n, tests=[''] * n)
 
-# %% ../nbs/07_sandbox.ipynb #c898a26d
+# %% ../nbs/07_sandbox.ipynb #f2251139
 def run_many(jobs, max_workers: int | None = None, **defaults) -> list[SandboxResult]:
     "Run each job (code string, or dict of `run_code` keyword arguments) in the sandbox, `max_workers` at a time, in order."
     max_workers = max(1, max_workers or min(4, os.cpu_count() or 1))
