@@ -8,13 +8,13 @@ __all__ = ['MBPP_SPLITS', 'code_reward', 'pass_at_1', 'repo_root', 'data_dir', '
            'humaneval_tests', 'mbpp_tests', 'code_jobs', 'run_code_tests', 'make_code_reward', 'make_pass_at_1',
            'oracle_check', 'print_failures']
 
-# %% ../nbs/08_code_rewards.ipynb #67a5f447
+# %% ../nbs/08_code_rewards.ipynb #b9132a9c
 import ast, os, re, json, gzip, textwrap
 from pathlib import Path
 import datasets
 from .sandbox import run_many, SandboxResult
 
-# %% ../nbs/08_code_rewards.ipynb #f622cab5
+# %% ../nbs/08_code_rewards.ipynb #3faefecf
 def repo_root(start=None) -> Path | None:
     "The checkout's root (holding `settings.ini` and `daca_grpo/`) above `start`, the working directory or this module; None if not in a checkout."
     here = globals().get('__file__')
@@ -34,7 +34,7 @@ def data_dir(start=None) -> Path:
     raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the data directory, or place it at <repo root>/../shared/data"
                             + (f" (looked for {root.parent / 'shared' / 'data'})" if root else " (not inside a daca_grpo checkout)"))
 
-# %% ../nbs/08_code_rewards.ipynb #4b5100f0
+# %% ../nbs/08_code_rewards.ipynb #4d4eb3f7
 MBPP_SPLITS = {'prompt': range(1, 11), 'test': range(11, 511), 'validation': range(511, 601), 'train': range(601, 975)}
 
 def mbpp_prompt(text, tests):
@@ -72,7 +72,7 @@ def _is_local(source):
     s = str(source)
     return isinstance(source, Path) or Path(s).expanduser().exists() or s.startswith(('/', '.', '~')) or s.endswith(('.json', '.jsonl', '.gz'))
 
-# %% ../nbs/08_code_rewards.ipynb #deb443a1
+# %% ../nbs/08_code_rewards.ipynb #ac50442b
 def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tests_in_prompt: bool = True) -> datasets.Dataset:
     """MBPP as a `Dataset`. `source`: a local `.jsonl`/`.json` file, a Hugging Face dataset name, or None for the shared data
     (`mbpp/mbpp.jsonl` for `config='full'`, `mbpp/sanitized-mbpp.json` for `config='sanitized'`)."""
@@ -90,7 +90,7 @@ def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tes
         for r in rows: r['prompt'] = r['prompt'].split(' Your code should pass')[0] + "\n\nWrite the code in a ```python``` block."
     return datasets.Dataset.from_list(rows)
 
-# %% ../nbs/08_code_rewards.ipynb #5bfb37de
+# %% ../nbs/08_code_rewards.ipynb #7a59aa82
 def humaneval_prompt(code_prompt):
     "Instruction for a HumanEval problem: complete the function, answer in a fenced block."
     return ("Complete the following Python function. Write the complete function (with its imports) in a ```python``` block.\n\n"
@@ -114,7 +114,7 @@ def load_humaneval(source=None, split: str = 'test') -> datasets.Dataset:
     else: records, where = list(datasets.load_dataset(str(source), split=split)), f"hf:{source}"   # needs network; untested here
     return datasets.Dataset.from_list([_humaneval_row(r, f"{where} row {i}") for i, r in enumerate(records)])
 
-# %% ../nbs/08_code_rewards.ipynb #c380f0ad
+# %% ../nbs/08_code_rewards.ipynb #323438d2
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
 _OPEN_FENCE = re.compile(r"```[ \t]*(?:python3?|py)[ \t]*\n(.*)\Z", re.S | re.I)
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
@@ -141,7 +141,7 @@ def completion_text(completion) -> str:
     if isinstance(completion, (list, tuple)) and completion: return completion_text(completion[-1])
     return '' if completion is None else str(completion)
 
-# %% ../nbs/08_code_rewards.ipynb #d3a551fb
+# %% ../nbs/08_code_rewards.ipynb #2df71dba
 def _defines(code, name):
     try: tree = ast.parse(code)
     except Exception: return False   # SyntaxError, and RecursionError / MemoryError on pathological nesting
@@ -151,7 +151,7 @@ def humaneval_program(code_prompt, code, entry_point):
     "Program for a HumanEval completion: full function definitions replace the prompt's stub; a body continues the prompt."
     return code_prompt.rstrip('\n') + '\n\n' + code + '\n' if _defines(code, entry_point) else code_prompt + code + '\n'
 
-# %% ../nbs/08_code_rewards.ipynb #50a81ca4
+# %% ../nbs/08_code_rewards.ipynb #352abc56
 def humaneval_tests(test, entry_point):
     "(setup, tests) for HumanEval's `test` code: the asserts of `check` as separate units, or ['check(entry_point)']."
     fallback = (test, [f"check({entry_point})"])
@@ -177,13 +177,13 @@ def humaneval_tests(test, entry_point):
     if not units: return fallback
     return test + f"\n{param} = {entry_point}\n", units
 
-# %% ../nbs/08_code_rewards.ipynb #11a87f27
+# %% ../nbs/08_code_rewards.ipynb #dfae7815
 def mbpp_tests(test_list, test_setup_code='', challenge_test_list=None, test_imports=None, include_challenge=False):
     "(setup, tests) for an MBPP row."
     setup = '\n'.join([*(test_imports or []), test_setup_code or ''])
     return setup, list(test_list) + (list(challenge_test_list or []) if include_challenge else [])
 
-# %% ../nbs/08_code_rewards.ipynb #0aeb2a17
+# %% ../nbs/08_code_rewards.ipynb #d638325d
 def _column(columns, name, i, default=None):
     col = columns.get(name)
     return default if col is None else col[i]
@@ -216,7 +216,7 @@ def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge
     jobs, _ = code_jobs(completions, include_challenge=include_challenge, **columns)
     return run_many(jobs, max_workers=max_workers, timeout=timeout, check_returns=check_returns)
 
-# %% ../nbs/08_code_rewards.ipynb #ccf58b33
+# %% ../nbs/08_code_rewards.ipynb #dc28c132
 def make_code_reward(format_bonus: float = 0.0, timeout: float = 3.0, max_workers: int | None = None, include_challenge: bool = False,
                      check_returns: bool = True):
     "TRL reward: fraction of the benchmark's asserts passed, + `format_bonus` if the code came in a fence or <answer>."
@@ -238,7 +238,7 @@ def make_pass_at_1(timeout: float = 3.0, max_workers: int | None = None, include
 code_reward = make_code_reward()
 pass_at_1 = make_pass_at_1()
 
-# %% ../nbs/08_code_rewards.ipynb #b1131c89
+# %% ../nbs/08_code_rewards.ipynb #d5001968
 def oracle_check(ds, benchmark, idx=None, timeout=10.0, max_workers=None, include_challenge=False, check_returns=True):
     "Run each row's reference solution against its tests; return (n_passed, failures as (task_id, status, detail, tests))."
     idx = list(range(len(ds))) if idx is None else list(idx)
