@@ -5,17 +5,17 @@
 # %% auto #0
 __all__ = ['DRIVER', 'STATUSES', 'SandboxResult', 'run_code', 'run_many']
 
-# %% ../nbs/07_sandbox.ipynb #986f93b9
+# %% ../nbs/07_sandbox.ipynb #20fb5634
 import os, sys, json, time, signal, secrets, tempfile, subprocess
 from dataclasses import dataclass, field
 from concurrent.futures import ThreadPoolExecutor
 
-# %% ../nbs/07_sandbox.ipynb #cc4a62e3
+# %% ../nbs/07_sandbox.ipynb #e59b2d02
 _D_HEAD = r'''
 import sys, os, json, resource, signal
 '''
 
-# %% ../nbs/07_sandbox.ipynb #b6681a9a
+# %% ../nbs/07_sandbox.ipynb #dcfec093
 _D_LIMITS = r'''
 def _limits(spec):
     def limit(res, soft, hard=None):
@@ -28,7 +28,7 @@ def _limits(spec):
     if spec['nofile']: limit(resource.RLIMIT_NOFILE, spec['nofile'])
 '''
 
-# %% ../nbs/07_sandbox.ipynb #5cc346cf
+# %% ../nbs/07_sandbox.ipynb #eeaeff90
 _D_NAMESPACES = r'''
 def _namespaces(spec):
     iso = 'none'
@@ -51,7 +51,7 @@ def _namespaces(spec):
     return iso
 '''
 
-# %% ../nbs/07_sandbox.ipynb #d01d5438
+# %% ../nbs/07_sandbox.ipynb #b52ad6aa
 _D_GUARD = r'''
 def _guard():
     import builtins, io, _io, shutil, subprocess, socket, _socket, faulthandler, posix
@@ -110,7 +110,7 @@ def _guard():
         sys.modules[name] = None
 '''
 
-# %% ../nbs/07_sandbox.ipynb #e8d835b1
+# %% ../nbs/07_sandbox.ipynb #cdf63b85
 _D_RETURNS = r'''
 def _check_returns(ns):
     import types
@@ -143,7 +143,7 @@ def _check_returns(ns):
         if type(v) is types.FunctionType and v.__code__.co_filename == '<program>': ns[name] = checked(v)
 '''
 
-# %% ../nbs/07_sandbox.ipynb #64a39be3
+# %% ../nbs/07_sandbox.ipynb #82546ee7
 _D_MAIN = r'''
 def _main():
     spec = json.loads(sys.stdin.buffer.read().decode('utf-8'))
@@ -186,10 +186,10 @@ def _main():
     _exit(0)
 '''
 
-# %% ../nbs/07_sandbox.ipynb #917fb260
+# %% ../nbs/07_sandbox.ipynb #d2f283d9
 DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_RETURNS, _D_MAIN, '_main()\n'])
 
-# %% ../nbs/07_sandbox.ipynb #882d1ca7
+# %% ../nbs/07_sandbox.ipynb #1da09b0e
 STATUSES = ('passed', 'failed', 'timeout', 'killed', 'error')
 
 @dataclass
@@ -212,7 +212,7 @@ class SandboxResult:
     @property
     def fraction(self) -> float: return self.n_passed / self.n_tests if self.n_tests else float(self.passed)
 
-# %% ../nbs/07_sandbox.ipynb #26ff5ac6
+# %% ../nbs/07_sandbox.ipynb #3dc47f15
 def _signal_of(rc):
     "Signal that ended the child: negative return code, or 128 + n relayed by the pid-namespace parent."
     if rc is None: return None
@@ -240,7 +240,7 @@ def _classify(rc, timed_out, report, nonce, n_tests, cpu, cpu_limit):
     elif not res.detail: res.detail = 'exited with code %s before all tests passed' % rc if done else f'exited with code {rc} before the end of the run'
     return res
 
-# %% ../nbs/07_sandbox.ipynb #fb9fea1c
+# %% ../nbs/07_sandbox.ipynb #929f2f88
 def _read(f, limit):
     f.seek(0); data = f.read(limit + 1)
     return data[:limit].decode('utf-8', 'replace'), len(data) > limit
@@ -258,7 +258,7 @@ def _wait(proc, timeout):
     proc.returncode = os.waitstatus_to_exitcode(st)
     return timed_out, ru.ru_utime + ru.ru_stime
 
-# %% ../nbs/07_sandbox.ipynb #c3822b6c
+# %% ../nbs/07_sandbox.ipynb #d0ab7efe
 def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_mb: float | None = 512, cpu_s: int | None = None,
              max_output: int = 64 * 1024, fsize_mb: float | None = 16, nproc: int | None = 32, nofile: int | None = 256,
              guard: bool = True, namespaces: bool = True, check_returns: bool = False, env: dict | None = None) -> SandboxResult:
@@ -286,7 +286,7 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         n = len(tests) if isinstance(tests, list) else 0
         return SandboxResult('error', detail=f'sandbox failure: {type(e).__name__}: {e}', duration=time.monotonic() - t0, n_tests=n, tests=[''] * n)
 
-# %% ../nbs/07_sandbox.ipynb #c0442060
+# %% ../nbs/07_sandbox.ipynb #f675c0a9
 def run_many(jobs, max_workers: int | None = None, **defaults) -> list[SandboxResult]:
     "Run each job (code string, or dict of `run_code` keyword arguments) in the sandbox, `max_workers` at a time, in order."
     max_workers = max(1, max_workers or min(4, os.cpu_count() or 1))
