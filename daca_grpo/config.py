@@ -55,16 +55,16 @@ class DataConfig:
 @dataclass
 class SamplerConfig:
     "Arguments of `daca_grpo.sampler.generate` (LLaDA's semi-autoregressive low-confidence remasking sampler)."
-    gen_length: int = 32          # d1 train.yaml max_completion_length: 256
-    steps: int = 16               # d1 train.yaml diffusion_steps: 128 (= gen_length / 2)
-    block_length: int = 16        # d1 train.yaml block_length: 32
+    gen_length: int = 64          # the procedural tasks' answers fit in 64 characters; d1 train.yaml max_completion_length: 256
+    steps: int = 32               # = gen_length / 2, as d1: train.yaml diffusion_steps: 128
+    block_length: int = 32        # d1 train.yaml block_length: 32
     temperature: float = 0.9      # d1 DiffuGRPOConfig temperature default: 0.9
     remasking: Literal['low_confidence', 'random'] = 'low_confidence'  # d1 train.yaml remasking: low_confidence
     cfg_scale: float = 0.0        # classifier-free guidance off, as in d1
 
 def _eval_sampler():
     # Evaluation is greedy with steps = gen_length / 2 (PAPER.md §6; d1 evaluates L in {128, 256, 512}, block 32)
-    return SamplerConfig(gen_length=32, steps=16, block_length=16, temperature=0.0)
+    return SamplerConfig(gen_length=64, steps=32, block_length=32, temperature=0.0)
 
 # %% ../nbs/12_config.ipynb #0bd47309
 MethodName = Literal['diffu_grpo', 'wd1', 'gdpo', 'coupled']
