@@ -7,7 +7,7 @@ __all__ = ['JSON_DEFAULT_SUBSET', 'MBPP_FIELDS', 'HUMANEVAL_FIELDS', 'SETTINGS_K
            'get_task', 'make_code', 'decode_completions', 'summarize', 'evaluate', 'read_jsonl', 'score_file',
            'results_table', 'eval_parser', 'eval_main']
 
-# %% ../nbs/15_evaluate.ipynb #4204a758
+# %% ../nbs/15_evaluate.ipynb #5d517f7f
 import argparse, json, math, os, random, re, sys, time, textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +19,7 @@ from . import data as D, rewards as R, procedural as P
 from .sampler import generate
 from .adapters import adapter_for, completion_mask
 
-# %% ../nbs/15_evaluate.ipynb #c077428f
+# %% ../nbs/15_evaluate.ipynb #55c4f4ea
 @dataclass
 class TaskSpec:
     "Everything the trainer and the evaluator need to know about one task."
@@ -56,7 +56,7 @@ class TaskSpec:
             if k in row: return str(row[k])
         return str(row.get('prompt', ''))
 
-# %% ../nbs/15_evaluate.ipynb #42f31afa
+# %% ../nbs/15_evaluate.ipynb #da6ffd35
 _REGISTRY: dict = {}
 
 def register_task(name: str):
@@ -76,7 +76,7 @@ def get_task(name) -> TaskSpec:
     if name not in _REGISTRY: raise ValueError(f"unknown task {name!r}; registered tasks: {task_names()}")
     return _REGISTRY[name]()
 
-# %% ../nbs/15_evaluate.ipynb #0ef2faef
+# %% ../nbs/15_evaluate.ipynb #67f1581d
 def _limit(ds, n):
     return ds if n is None or n >= len(ds) else ds.select(range(n))
 
@@ -88,7 +88,7 @@ def _templated(tokenizer, ds, column='prompt'):
 def _need_tokenizer(tokenizer, task):
     if tokenizer is None: raise ValueError(f"{task}: pass a tokenizer; the `prompt` column is the chat-templated string")
 
-# %% ../nbs/15_evaluate.ipynb #7ebcd32a
+# %% ../nbs/15_evaluate.ipynb #eb21708c
 def _gsm8k_score(c, row): return R.gsm8k_eval_score(c, row['answer'])
 
 @register_task('gsm8k')
@@ -114,7 +114,7 @@ def _math():
         metric_name='accuracy', gold_field='answer', extract=R.math_eval_extract, question=lambda r: r['problem'],
         description='MATH-500, d1 prompts and scorer')
 
-# %% ../nbs/15_evaluate.ipynb #62b6a67c
+# %% ../nbs/15_evaluate.ipynb #6a940c15
 def _countdown_score(c, row): return R.countdown_eval_score(c, row['numbers'], row['target'])
 
 def _countdown_train(tokenizer, source=None, limit=None, n_numbers=None):
@@ -151,7 +151,7 @@ def _sudoku():
         gold_field='solution', score_fields=('puzzle',), extract=R.sudoku_eval_extract, weight=_sudoku_blanks,
         question=lambda r: r['puzzle'], description="d1's Sudoku 4x4 test, first 256 of 500; cells pooled")
 
-# %% ../nbs/15_evaluate.ipynb #9cbc9b06
+# %% ../nbs/15_evaluate.ipynb #ff5bd508
 JSON_DEFAULT_SUBSET = 'Github_easy'
 
 def _json_score(c, row): return R.json_schema_reward(None, [c], json_schema=[row['json_schema']])[0]
@@ -173,7 +173,7 @@ def _json():
         gold_field='json_schema', extract=R.extract_json, question=lambda r: r['json_schema'],
         description=f'JSONSchemaBench ({JSON_DEFAULT_SUBSET} by default), hash split by unique_id')
 
-# %% ../nbs/15_evaluate.ipynb #94846f9d
+# %% ../nbs/15_evaluate.ipynb #f378650c
 def _procedural(make, n_default):
     def load(split):
         def f(tokenizer, n_train=2000, n_test=n_default, seed=0, limit=None, **kw):
@@ -201,7 +201,7 @@ def _tiny_sudoku(): return _like(_sudoku(), 'tiny_sudoku', P.make_sudoku)
 @register_task('tiny_json')
 def _tiny_json(): return _like(_json(), 'tiny_json', P.make_json)
 
-# %% ../nbs/15_evaluate.ipynb #70cec509
+# %% ../nbs/15_evaluate.ipynb #55626239
 def _code_module():
     try:
         from daca_grpo import code_rewards
@@ -247,7 +247,7 @@ def _humaneval():
                       lambda tokenizer, source=None, limit=None: _limit(_templated(tokenizer, cr.load_humaneval(source)), limit),
                       'HumanEval (164), pass@1 in the sandbox')
 
-# %% ../nbs/15_evaluate.ipynb #31ef4406
+# %% ../nbs/15_evaluate.ipynb #01f4d8ea
 _CODE_FAMILIES = [
     ('affine', 'x', 'returns {a} * x + {b}', 'return {a} * x + {b}', lambda r: r.randint(-9, 9)),
     ('sub_mod', 'x', 'returns (x - {a}) % {m}', 'return (x - {a}) % {m}', lambda r: r.randint(-20, 20)),
@@ -299,7 +299,7 @@ def _tiny_code():
     return TaskSpec(**{**real.__dict__, 'load_train': tr, 'load_eval': ev,
                        'description': 'procedural one-line functions (make_code), MBPP layout, pass@1 in the sandbox'})
 
-# %% ../nbs/15_evaluate.ipynb #3cb90920
+# %% ../nbs/15_evaluate.ipynb #0574a0d0
 def _device_of(model):
     try: return next(model.parameters()).device
     except (StopIteration, AttributeError): return torch.device('cpu')
@@ -311,7 +311,7 @@ def decode_completions(tokenizer, completion_ids, eos_token_ids) -> list[str]:
     keep = keep & ~is_eos
     return [tokenizer.decode(ids[k].tolist(), skip_special_tokens=True) for ids, k in zip(completion_ids.cpu(), keep.cpu())]
 
-# %% ../nbs/15_evaluate.ipynb #4f6c6d1d
+# %% ../nbs/15_evaluate.ipynb #c1c2ac1d
 def summarize(records, spec: TaskSpec) -> dict:
     "Metric summary of scored records: mean score, pooled score (weighted tasks), fully correct count."
     n = len(records)
@@ -324,7 +324,7 @@ def summarize(records, spec: TaskSpec) -> dict:
     return dict(task=spec.name, metric=spec.metric_name, value=pooled if pooled is not None else mean, mean=mean, pooled=pooled,
                 n=n, correct=sum(bool(r['correct']) for r in records))
 
-# %% ../nbs/15_evaluate.ipynb #f681be5e
+# %% ../nbs/15_evaluate.ipynb #bacb766d
 SETTINGS_KEYS = ('gen_length', 'steps', 'block_length', 'temperature', 'seed')
 
 def _jsonable(v):
@@ -334,13 +334,14 @@ def _jsonable(v):
 
 def _record(spec, row, prompt, gen, score, settings):
     ex = spec.extract(gen) if spec.extract is not None else None
+    if ex is not None and not isinstance(ex, (str, int, float)): ex = str(ex)
     rec = dict(task=spec.name, question=spec.question_of(row), prompt=prompt, generation=gen,
-               ground_truth=_jsonable(row[spec.gold_field]), extracted=None if ex is None else ex if isinstance(ex, (str, int, float)) else str(ex),
+               ground_truth=_jsonable(row[spec.gold_field]), extracted=ex,
                correct=score == 1.0, score=score, **{f: _jsonable(row[f]) for f in spec.score_fields}, **settings)
     if spec.weight is not None: rec['weight'] = spec.weight(row)
     return rec
 
-# %% ../nbs/15_evaluate.ipynb #14787784
+# %% ../nbs/15_evaluate.ipynb #e6fd1cf9
 def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32, temperature=0.0, batch_size=8, limit=None,
              out_path=None, progress=True, seed=0, adapter=None, dataset=None) -> dict:
     "Generate for `task`'s evaluation set with the paper's settings, write one JSON record per problem, return a summary."
@@ -382,7 +383,7 @@ def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32
         if fh: fh.close()
     return {**summarize(records, spec), 'path': None if out_path is None else str(out_path), 'wall_s': time.time() - t0, **settings}
 
-# %% ../nbs/15_evaluate.ipynb #11a457bb
+# %% ../nbs/15_evaluate.ipynb #21905b68
 def read_jsonl(path) -> list[dict]:
     "Records of a JSONL file, with errors naming the line."
     out = []
@@ -410,7 +411,7 @@ def score_file(path, task=None) -> dict:
     settings = {k: recs[0].get(k) for k in SETTINGS_KEYS} if recs else {}
     return {**summarize(scored, spec), 'path': str(path), 'wall_s': time.time() - t0, **settings}
 
-# %% ../nbs/15_evaluate.ipynb #2ae5d1f2
+# %% ../nbs/15_evaluate.ipynb #c3fa2733
 def _lengths(values):
     out = []
     for v in values or ['256']:
@@ -431,7 +432,7 @@ def _kv(items):
 def results_table(summaries) -> str:
     "Markdown table of evaluation summaries."
     head = '| task | L | steps | block | metric | value | mean | pooled | n | correct | wall (s) | file |'
-    lines = [head, '|' + '---|' * head.count('|')[:-1] if False else '|---|---|---|---|---|---|---|---|---|---|---|---|']
+    lines = [head, '|' + '---|' * (head.count('|') - 1)]
     for s in summaries:
         f = lambda x, d=4: '' if x is None else f'{x:.{d}f}' if isinstance(x, float) else str(x)
         lines.append(f"| {s['task']} | {f(s.get('gen_length'))} | {f(s.get('steps'))} | {f(s.get('block_length'))} | {s['metric']} | "
@@ -457,7 +458,7 @@ def eval_parser() -> argparse.ArgumentParser:
     p.add_argument('--no-progress', action='store_true')
     return p
 
-# %% ../nbs/15_evaluate.ipynb #17054e2c
+# %% ../nbs/15_evaluate.ipynb #b69166e3
 def _load_model(name, device, dtype):
     if name == 'tiny':
         from daca_grpo.model import TinyDLLM, TinyDLLMConfig
