@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['JSON_DEFAULT_SUBSET', 'MBPP_FIELDS', 'HUMANEVAL_FIELDS', 'SETTINGS_KEYS', 'TaskSpec', 'register_task', 'task_names',
-           'get_task', 'make_code', 'decode_completions', 'summarize', 'evaluate', 'read_jsonl', 'score_file',
-           'results_table', 'eval_parser', 'eval_main']
+           'get_task', 'make_code', 'decode_completions', 'summarize', 'evaluate', 'read_jsonl', 'read_generations',
+           'score_file', 'results_table', 'eval_parser', 'eval_main']
 
-# %% ../nbs/15_evaluate.ipynb #5d517f7f
+# %% ../nbs/15_evaluate.ipynb #8d78ed8d
 import argparse, json, math, os, random, re, sys, time, textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +19,7 @@ from . import data as D, rewards as R, procedural as P
 from .sampler import generate
 from .adapters import adapter_for, completion_mask
 
-# %% ../nbs/15_evaluate.ipynb #55c4f4ea
+# %% ../nbs/15_evaluate.ipynb #b1bca11e
 @dataclass
 class TaskSpec:
     "Everything the trainer and the evaluator need to know about one task."
@@ -36,6 +36,7 @@ class TaskSpec:
     weight: Optional[Callable] = None      # row -> weight of the problem in a pooled metric (Sudoku: blank cells)
     question: Optional[Callable] = None    # row -> the question text of a record
     score_batch: Optional[Callable] = None # (completions, rows) -> scores, when scoring in bulk is cheaper (sandboxed code)
+    normalize_record: Optional[Callable] = None  # record -> record, accepting other layouts (d1's Countdown/Sudoku files)
     description: str = ''
 
     def scores(self, completions, rows) -> list[float]:
@@ -45,6 +46,7 @@ class TaskSpec:
 
     def row_from_record(self, rec: dict, where: str = 'record') -> dict:
         "The scoring row of a JSONL record (`ground_truth` -> `gold_field`, plus `score_fields`); KeyError naming what is missing."
+        if self.normalize_record is not None: rec = self.normalize_record(dict(rec))
         need = ['generation', 'ground_truth', *self.score_fields]
         miss = [f for f in need if f not in rec]
         if miss: raise KeyError(f"{where}: task {self.name!r} needs the fields {need}; missing {miss} (fields present: {sorted(rec)})")
@@ -56,7 +58,7 @@ class TaskSpec:
             if k in row: return str(row[k])
         return str(row.get('prompt', ''))
 
-# %% ../nbs/15_evaluate.ipynb #da6ffd35
+# %% ../nbs/15_evaluate.ipynb #77ca0ffa
 _REGISTRY: dict = {}
 
 def register_task(name: str):
@@ -76,7 +78,7 @@ def get_task(name) -> TaskSpec:
     if name not in _REGISTRY: raise ValueError(f"unknown task {name!r}; registered tasks: {task_names()}")
     return _REGISTRY[name]()
 
-# %% ../nbs/15_evaluate.ipynb #67f1581d
+# %% ../nbs/15_evaluate.ipynb #f58815b3
 def _limit(ds, n):
     return ds if n is None or n >= len(ds) else ds.select(range(n))
 
@@ -88,7 +90,7 @@ def _templated(tokenizer, ds, column='prompt'):
 def _need_tokenizer(tokenizer, task):
     if tokenizer is None: raise ValueError(f"{task}: pass a tokenizer; the `prompt` column is the chat-templated string")
 
-# %% ../nbs/15_evaluate.ipynb #eb21708c
+# %% ../nbs/15_evaluate.ipynb #1e74982a
 def _gsm8k_score(c, row): return R.gsm8k_eval_score(c, row['answer'])
 
 @register_task('gsm8k')
@@ -114,8 +116,15 @@ def _math():
         metric_name='accuracy', gold_field='answer', extract=R.math_eval_extract, question=lambda r: r['problem'],
         description='MATH-500, d1 prompts and scorer')
 
-# %% ../nbs/15_evaluate.ipynb #6a940c15
+# %% ../nbs/15_evaluate.ipynb #5b668526
 def _countdown_score(c, row): return R.countdown_eval_score(c, row['numbers'], row['target'])
+
+def _countdown_d1_record(rec):
+    "d1 stores Countdown's ground truth as `[numbers, target]`."
+    gt = rec.get('ground_truth')
+    if 'numbers' not in rec and isinstance(gt, (list, tuple)) and len(gt) == 2 and isinstance(gt[0], (list, tuple)):
+        rec['numbers'], rec['ground_truth'] = list(gt[0]), gt[1]
+    return rec
 
 def _countdown_train(tokenizer, source=None, limit=None, n_numbers=None):
     _need_tokenizer(tokenizer, 'countdown')
@@ -128,13 +137,21 @@ def _countdown():
         load_eval=lambda tokenizer, source=None, limit=None: _limit(D.load_countdown(source, tokenizer, 'eval'), limit),
         reward_funcs=R.task_rewards('countdown'), reward_weights=None, score=_countdown_score, metric_name='accuracy',
         gold_field='target', score_fields=('numbers',), extract=R.countdown_eval_extract,
-        question=lambda r: f"numbers {list(r['numbers'])}, target {r['target']}", description="d1's Countdown cd3 test (256)")
+        question=lambda r: f"numbers {list(r['numbers'])}, target {r['target']}", normalize_record=_countdown_d1_record,
+        description="d1's Countdown cd3 test (256)")
 
 def _sudoku_score(c, row):
     k, n = R.sudoku_eval_cells(c, row['puzzle'], row['solution'])
     return k / n if n else 0.0
 
 def _sudoku_blanks(row): return str(row['puzzle']).count('0')
+
+def _sudoku_d1_record(rec):
+    "d1 keeps Sudoku's puzzle only in the question (`... puzzle: <16 digits>`, or the question is the puzzle)."
+    if 'puzzle' not in rec and isinstance(rec.get('question'), str):
+        m = re.search(r'[Pp]uzzle: ?([0-4]{16})', rec['question']) or re.match(r'([0-4]{16})', rec['question'])
+        if m: rec['puzzle'] = m.group(1)
+    return rec
 
 def _sudoku_train(tokenizer, n_train=2000, seed=0, limit=None, source=None):
     _need_tokenizer(tokenizer, 'sudoku')
@@ -148,10 +165,10 @@ def _sudoku():
     return TaskSpec('sudoku', load_train=_sudoku_train,
         load_eval=lambda tokenizer, source=None, limit=256: _limit(D.load_sudoku(source, tokenizer, 'eval'), limit),
         reward_funcs=R.task_rewards('sudoku'), reward_weights=None, score=_sudoku_score, metric_name='cell_accuracy',
-        gold_field='solution', score_fields=('puzzle',), extract=R.sudoku_eval_extract, weight=_sudoku_blanks,
+        gold_field='solution', score_fields=('puzzle',), extract=R.sudoku_eval_extract, weight=_sudoku_blanks, normalize_record=_sudoku_d1_record,
         question=lambda r: r['puzzle'], description="d1's Sudoku 4x4 test, first 256 of 500; cells pooled")
 
-# %% ../nbs/15_evaluate.ipynb #ff5bd508
+# %% ../nbs/15_evaluate.ipynb #ecb4a054
 JSON_DEFAULT_SUBSET = 'Github_easy'
 
 def _json_score(c, row): return R.json_schema_reward(None, [c], json_schema=[row['json_schema']])[0]
@@ -173,7 +190,7 @@ def _json():
         gold_field='json_schema', extract=R.extract_json, question=lambda r: r['json_schema'],
         description=f'JSONSchemaBench ({JSON_DEFAULT_SUBSET} by default), hash split by unique_id')
 
-# %% ../nbs/15_evaluate.ipynb #f378650c
+# %% ../nbs/15_evaluate.ipynb #7bdff70d
 def _procedural(make, n_default):
     def load(split):
         def f(tokenizer, n_train=2000, n_test=n_default, seed=0, limit=None, **kw):
@@ -201,7 +218,7 @@ def _tiny_sudoku(): return _like(_sudoku(), 'tiny_sudoku', P.make_sudoku)
 @register_task('tiny_json')
 def _tiny_json(): return _like(_json(), 'tiny_json', P.make_json)
 
-# %% ../nbs/15_evaluate.ipynb #55626239
+# %% ../nbs/15_evaluate.ipynb #96dbc17a
 def _code_module():
     try:
         from daca_grpo import code_rewards
@@ -247,7 +264,7 @@ def _humaneval():
                       lambda tokenizer, source=None, limit=None: _limit(_templated(tokenizer, cr.load_humaneval(source)), limit),
                       'HumanEval (164), pass@1 in the sandbox')
 
-# %% ../nbs/15_evaluate.ipynb #01f4d8ea
+# %% ../nbs/15_evaluate.ipynb #5a3f63e4
 _CODE_FAMILIES = [
     ('affine', 'x', 'returns {a} * x + {b}', 'return {a} * x + {b}', lambda r: r.randint(-9, 9)),
     ('sub_mod', 'x', 'returns (x - {a}) % {m}', 'return (x - {a}) % {m}', lambda r: r.randint(-20, 20)),
@@ -299,7 +316,7 @@ def _tiny_code():
     return TaskSpec(**{**real.__dict__, 'load_train': tr, 'load_eval': ev,
                        'description': 'procedural one-line functions (make_code), MBPP layout, pass@1 in the sandbox'})
 
-# %% ../nbs/15_evaluate.ipynb #0574a0d0
+# %% ../nbs/15_evaluate.ipynb #c7a8492f
 def _device_of(model):
     try: return next(model.parameters()).device
     except (StopIteration, AttributeError): return torch.device('cpu')
@@ -311,7 +328,7 @@ def decode_completions(tokenizer, completion_ids, eos_token_ids) -> list[str]:
     keep = keep & ~is_eos
     return [tokenizer.decode(ids[k].tolist(), skip_special_tokens=True) for ids, k in zip(completion_ids.cpu(), keep.cpu())]
 
-# %% ../nbs/15_evaluate.ipynb #c1c2ac1d
+# %% ../nbs/15_evaluate.ipynb #f10f5906
 def summarize(records, spec: TaskSpec) -> dict:
     "Metric summary of scored records: mean score, pooled score (weighted tasks), fully correct count."
     n = len(records)
@@ -324,7 +341,7 @@ def summarize(records, spec: TaskSpec) -> dict:
     return dict(task=spec.name, metric=spec.metric_name, value=pooled if pooled is not None else mean, mean=mean, pooled=pooled,
                 n=n, correct=sum(bool(r['correct']) for r in records))
 
-# %% ../nbs/15_evaluate.ipynb #bacb766d
+# %% ../nbs/15_evaluate.ipynb #826ae681
 SETTINGS_KEYS = ('gen_length', 'steps', 'block_length', 'temperature', 'seed')
 
 def _jsonable(v):
@@ -341,7 +358,7 @@ def _record(spec, row, prompt, gen, score, settings):
     if spec.weight is not None: rec['weight'] = spec.weight(row)
     return rec
 
-# %% ../nbs/15_evaluate.ipynb #e6fd1cf9
+# %% ../nbs/15_evaluate.ipynb #a6d2d532
 def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32, temperature=0.0, batch_size=8, limit=None,
              out_path=None, progress=True, seed=0, adapter=None, dataset=None) -> dict:
     "Generate for `task`'s evaluation set with the paper's settings, write one JSON record per problem, return a summary."
@@ -360,6 +377,8 @@ def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32
     if bad: raise ValueError(f"{spec.name}: the dataset's `prompt` must be the chat-templated string, got {type(bad[0]).__name__}")
     g = torch.Generator(device=dev).manual_seed(seed)
     side, tokenizer.padding_side = tokenizer.padding_side, 'left'
+    was_training = getattr(model, 'training', False)
+    if was_training: model.eval()        # no dropout while evaluating; restored below
     records = []
     if out_path is not None:
         out_path = Path(out_path); out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -380,10 +399,11 @@ def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32
         bar.close()
     finally:
         tokenizer.padding_side = side
+        if was_training: model.train()
         if fh: fh.close()
     return {**summarize(records, spec), 'path': None if out_path is None else str(out_path), 'wall_s': time.time() - t0, **settings}
 
-# %% ../nbs/15_evaluate.ipynb #21905b68
+# %% ../nbs/15_evaluate.ipynb #ee9e458f
 def read_jsonl(path) -> list[dict]:
     "Records of a JSONL file, with errors naming the line."
     out = []
@@ -394,13 +414,29 @@ def read_jsonl(path) -> list[dict]:
             except json.JSONDecodeError as e: raise ValueError(f'{path}:{i}: invalid JSON ({e})') from None
     return out
 
+def read_generations(path) -> list[dict]:
+    "Generation records from a JSONL file, a JSON list, or d1's `{'generations': [...]}` file (its `generations` field read as `generation`)."
+    path = Path(path)
+    if not path.exists(): raise FileNotFoundError(f'generation file not found: {path}')
+    if path.suffix == '.json':
+        data = json.loads(path.read_text())
+        recs = data.get('generations') if isinstance(data, dict) else data
+        if not isinstance(recs, list): raise ValueError(f"{path}: expected a list of records or a dict with a 'generations' list")
+    else: recs = read_jsonl(path)
+    out = []
+    for r in recs:
+        if not isinstance(r, dict): raise ValueError(f'{path}: a record is a {type(r).__name__}, not an object')
+        if 'generation' not in r and isinstance(r.get('generations'), str): r = {**r, 'generation': r['generations']}
+        out.append(r)
+    return out
+
 def score_file(path, task=None) -> dict:
-    "Re-score a JSONL file of generation records on its own; returns the summary (task from the records if not given)."
+    "Re-score a file of generation records on its own (JSONL, or d1's JSON); returns the summary (task from the records if not given)."
     t0 = time.time()
-    recs = read_jsonl(path)
+    recs = read_generations(path)
     if task is None:
         names = {r.get('task') for r in recs}
-        if None in names: raise KeyError(f"{path}: no 'task' field in the records: pass task=")
+        if None in names: raise KeyError(f"{path}: some records have no 'task' field: pass task=")
         if len(names) != 1: raise ValueError(f'{path}: records of several tasks {sorted(names)}: pass task= or split the file')
         task = names.pop() if names else None
         if task is None: raise ValueError(f'{path}: the file is empty and no task was given')
@@ -411,7 +447,7 @@ def score_file(path, task=None) -> dict:
     settings = {k: recs[0].get(k) for k in SETTINGS_KEYS} if recs else {}
     return {**summarize(scored, spec), 'path': str(path), 'wall_s': time.time() - t0, **settings}
 
-# %% ../nbs/15_evaluate.ipynb #c3fa2733
+# %% ../nbs/15_evaluate.ipynb #a4c72e31
 def _lengths(values):
     out = []
     for v in values or ['256']:
@@ -458,7 +494,7 @@ def eval_parser() -> argparse.ArgumentParser:
     p.add_argument('--no-progress', action='store_true')
     return p
 
-# %% ../nbs/15_evaluate.ipynb #b69166e3
+# %% ../nbs/15_evaluate.ipynb #e5cc8643
 def _load_model(name, device, dtype):
     if name == 'tiny':
         from daca_grpo.model import TinyDLLM, TinyDLLMConfig
