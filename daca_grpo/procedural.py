@@ -8,6 +8,7 @@ __all__ = ['split_of', 'd1_completion', 'all_sudoku_grids', 'sudoku_is_valid', '
 
 # %% ../nbs/11_procedural.ipynb #b4fe363b
 import random, json, hashlib, re
+from collections import Counter
 from datasets import Dataset, DatasetDict
 from .data import build_prompt, render_prompt
 
