@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['PLOT_PANELS', 'plot_run', 'task_eval_fn', 'run_sft', 'run_train', 'report', 'main']
 
-# %% ../nbs/17_cli.ipynb #af44bb90
+# %% ../nbs/17_cli.ipynb #5ed488db
 import argparse, json, sys, time
 from pathlib import Path
 import torch
 from .config import parse_args, ConfigError, PRESETS, save_config
 from .trainer import GRPOTrainer, build_model
 
-# %% ../nbs/17_cli.ipynb #d8dde59f
+# %% ../nbs/17_cli.ipynb #625a8368
 PLOT_PANELS = [('reward', ('reward', 'rewards/')), ('eval accuracy', ('eval/',)), ('KL to reference', ('kl',)),
                ('clip fraction', ('clip_frac',)), ('DPS weights', ('dps_w_',)), ('loss', ('loss',)), ('completion length', ('completion_length',))]
 
@@ -43,7 +43,7 @@ def plot_run(run_dir, out=None, smooth=5):
     fig.savefig(out, dpi=110); plt.close(fig)
     return out
 
-# %% ../nbs/17_cli.ipynb #c885c9fa
+# %% ../nbs/17_cli.ipynb #43c1d142
 def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
     from daca_grpo.evaluate import evaluate
@@ -54,10 +54,10 @@ def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
         path = None if out_dir is None else Path(out_dir) / f'eval_{calls[0]:03d}.jsonl'
         res = evaluate(model, tokenizer, cfg.data.task, gen_length=s.gen_length, steps=s.steps, block_length=s.block_length,
                        temperature=s.temperature, limit=cfg.data.eval_size, out_path=path, progress=progress)
-        return {'accuracy': float(res['metric'])}
+        return {res['metric']: float(res['value'])}         # e.g. {'accuracy': 0.42} (Sudoku: pooled cell accuracy)
     return fn
 
-# %% ../nbs/17_cli.ipynb #bbef72a8
+# %% ../nbs/17_cli.ipynb #c9d91263
 def run_sft(cfg, model, tokenizer, progress=True):
     "Masked-diffusion SFT of `model` on the task's solved training examples for `cfg.sft.steps` steps."
     from daca_grpo.sft import sft_train
@@ -68,7 +68,7 @@ def run_sft(cfg, model, tokenizer, progress=True):
     return sft_train(model, tokenizer, ds, gen_length=cfg.sampler.gen_length, steps=cfg.sft.steps, lr=cfg.sft.lr,
                      batch_size=cfg.sft.batch_size, seed=cfg.seed, warmup=cfg.sft.warmup, progress=progress)
 
-# %% ../nbs/17_cli.ipynb #89bd232d
+# %% ../nbs/17_cli.ipynb #13bde701
 def run_train(cfg, resume=False, progress=True):
     "Train as configured; returns a dict with the before/after evaluation and the paths written."
     from accelerate import Accelerator
@@ -99,15 +99,16 @@ def run_train(cfg, resume=False, progress=True):
     return result
 
 def report(cfg, result):
-    "A Markdown table of accuracy before and after RL, and where things are."
-    lines = [f"| {cfg.data.task} ({cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}{' + SML' if cfg.sml.enabled else ''}) | accuracy |", '|---|---|']
-    if 'before' in result: lines.append(f"| before RL{' (SFT warm start)' if cfg.sft.steps else ''} | {result['before']['accuracy']:.3f} |")
-    if 'after' in result: lines.append(f"| after {cfg.optim.max_steps} RL steps | {result['after']['accuracy']:.3f} |")
+    "A Markdown table of the evaluation metric before and after RL, and where things are."
+    metric = next(iter(result.get('after') or result.get('before') or {'metric': 0}))
+    lines = [f"| {cfg.data.task} ({cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}{' + SML' if cfg.sml.enabled else ''}) | {metric} |", '|---|---|']
+    if 'before' in result: lines.append(f"| before RL{' (SFT warm start)' if cfg.sft.steps else ''} | {result['before'][metric]:.3f} |")
+    if 'after' in result: lines.append(f"| after {cfg.optim.max_steps} RL steps | {result['after'][metric]:.3f} |")
     lines += ['', f"plots: {result.get('plot')}", f"model: {result.get('model')}", f"metrics: {Path(result.get('run_dir', '.')) / 'metrics.csv'}",
               f"wall time: {result.get('minutes', 0):.1f} min"]
     return '\n'.join(lines)
 
-# %% ../nbs/17_cli.ipynb #b6d1ff70
+# %% ../nbs/17_cli.ipynb #78097840
 def _config_argv(args):
     argv = []
     if args.config: argv += ['--config', args.config]
