@@ -7,14 +7,14 @@ __all__ = ['ADAPTERS', 'DLLMAdapter', 'forward_kwargs', 'completion_logits', 'co
            'dream_adapter', 'adapter_for', 'LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn',
            'standin_from_tiny', 'load_dllm']
 
-# %% ../nbs/02_adapters.ipynb #e953a82a
+# %% ../nbs/02_adapters.ipynb #0cb73a6b
 from dataclasses import dataclass, field, replace
 import torch
 from transformers import AutoConfig, AutoModel, AutoTokenizer, PretrainedConfig
 from transformers.modeling_outputs import MaskedLMOutput
 from .model import TinyDLLM, TinyDLLMConfig
 
-# %% ../nbs/02_adapters.ipynb #62122c7c
+# %% ../nbs/02_adapters.ipynb #b729f168
 @dataclass(frozen=True)
 class DLLMAdapter:
     "What the library needs to know about a masked diffusion LM."
@@ -31,7 +31,7 @@ class DLLMAdapter:
         if self.attention_format not in ('padding', 'full'):
             raise ValueError(f"attention_format={self.attention_format!r}: use 'padding' or 'full'")
 
-# %% ../nbs/02_adapters.ipynb #fb6b999a
+# %% ../nbs/02_adapters.ipynb #0b3039e3
 @torch.no_grad()
 def _needs_mask(attention_mask): return attention_mask is not None and not bool(attention_mask.all())
 
@@ -43,7 +43,7 @@ def forward_kwargs(adapter, attention_mask):
     position_ids = (m.long().cumsum(-1) - 1).masked_fill(~m, 1)
     return {'attention_mask': m[:, None, None, :] & m[:, None, :, None], 'position_ids': position_ids}
 
-# %% ../nbs/02_adapters.ipynb #f5b3a30b
+# %% ../nbs/02_adapters.ipynb #658e8141
 def completion_logits(adapter, model, input_ids, attention_mask=None, gen_length=None):
     "Logits [B, L, V] whose row i predicts completion token i (the last `gen_length` tokens of `input_ids`)."
     L = input_ids.shape[1] if gen_length is None else gen_length
@@ -55,14 +55,14 @@ def completion_logits(adapter, model, input_ids, attention_mask=None, gen_length
     else: logits = model(input_ids, **kw).logits[:, -keep:]
     return logits[:, :-1] if adapter.shifted_logits else logits
 
-# %% ../nbs/02_adapters.ipynb #3c36c6dd
+# %% ../nbs/02_adapters.ipynb #9287f74d
 def completion_mask(completion_ids, eos_token_ids):
     "Bool [B, L]: True for tokens up to and including the first end-of-sequence token of each row."
     is_eos = torch.isin(completion_ids, torch.as_tensor(list(eos_token_ids), device=completion_ids.device))
     eos_before = is_eos.long().cumsum(-1) - is_eos.long()   # number of EOS strictly before each position
     return eos_before == 0
 
-# %% ../nbs/02_adapters.ipynb #11d06966
+# %% ../nbs/02_adapters.ipynb #20cb200a
 def tiny_adapter(config=None):
     config = config or TinyDLLMConfig()
     return DLLMAdapter('tiny_dllm', config.mask_token_id, (config.eos_token_id, config.eot_token_id), config.pad_token_id,
@@ -83,7 +83,7 @@ def dream_adapter(config=None):
 
 ADAPTERS = {'tiny_dllm': tiny_adapter, 'llada': llada_adapter, 'dream': dream_adapter}
 
-# %% ../nbs/02_adapters.ipynb #e5800eb5
+# %% ../nbs/02_adapters.ipynb #9da0edb2
 def adapter_for(model_or_config) -> DLLMAdapter:
     "The adapter of a model (or its config), chosen by `config.model_type`; a model may also carry its own `dllm_adapter`."
     own = getattr(model_or_config, 'dllm_adapter', None)
@@ -96,7 +96,7 @@ def adapter_for(model_or_config) -> DLLMAdapter:
                          "For another model build a `DLLMAdapter(...)` and set it as `model.dllm_adapter`.")
     return ADAPTERS[model_type](config)
 
-# %% ../nbs/02_adapters.ipynb #d6c941ad
+# %% ../nbs/02_adapters.ipynb #76077642
 class LLaDAStandInConfig(TinyDLLMConfig):
     model_type = 'llada'
     def __init__(self, vocab_size=126464, hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mask_token_id=126336,
@@ -118,14 +118,12 @@ class LLaDAStandIn(TinyDLLM):
         logits = super().forward(input_ids, attention_mask=attention_mask).logits
         return MaskedLMOutput(logits=logits + self.vocab_bias.to(logits.dtype))
 
-# %% ../nbs/02_adapters.ipynb #7cfeebce
-class DreamStandInConfig(TinyDLLMConfig):
+# %% ../nbs/02_adapters.ipynb #8467231b
+class DreamStandInConfig(LLaDAStandInConfig):
     model_type = 'dream'
-    def __init__(self, vocab_size=151680, hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mask_token_id=151666,
-                 pad_token_id=151643, eos_token_id=151643, eot_token_id=151645, bos_token_id=151643, active_vocab_size=128, **kwargs):
-        self.active_vocab_size = active_vocab_size
-        super().__init__(vocab_size=vocab_size, hidden_size=hidden_size, num_hidden_layers=num_hidden_layers,
-                         num_attention_heads=num_attention_heads, mask_token_id=mask_token_id, pad_token_id=pad_token_id,
+    def __init__(self, vocab_size=151680, mask_token_id=151666, pad_token_id=151643, eos_token_id=151643,
+                 eot_token_id=151645, bos_token_id=151643, **kwargs):
+        super().__init__(vocab_size=vocab_size, mask_token_id=mask_token_id, pad_token_id=pad_token_id,
                          eos_token_id=eos_token_id, eot_token_id=eot_token_id, bos_token_id=bos_token_id, **kwargs)
 
 class DreamStandIn(LLaDAStandIn):
@@ -140,7 +138,7 @@ class DreamStandIn(LLaDAStandIn):
         logits = logits + self.vocab_bias.to(logits.dtype)
         return MaskedLMOutput(logits=torch.cat([logits[:, 1:], logits[:, -1:]], 1))   # last row: unused filler
 
-# %% ../nbs/02_adapters.ipynb #ec620c8e
+# %% ../nbs/02_adapters.ipynb #bfed999d
 def standin_from_tiny(tiny: TinyDLLM, kind: str):
     "A LLaDA or Dream stand-in carrying `tiny`'s weights; its vocabulary is embedded in the larger one."
     cls, cfg_cls = {'llada': (LLaDAStandIn, LLaDAStandInConfig), 'dream': (DreamStandIn, DreamStandInConfig)}[kind]
@@ -156,7 +154,7 @@ def standin_from_tiny(tiny: TinyDLLM, kind: str):
         m.lm_head.weight.zero_(); m.lm_head.weight[:c.vocab_size] = tiny.lm_head.weight
     return m.to(next(tiny.parameters()).dtype).eval()
 
-# %% ../nbs/02_adapters.ipynb #caf4cc4e
+# %% ../nbs/02_adapters.ipynb #c6cd68e9
 def load_dllm(path, dtype=None, device=None, trust_remote_code=True, **model_kwargs):
     "Load `(model, tokenizer, adapter)` from a local directory or hub name."
     config = AutoConfig.from_pretrained(path, trust_remote_code=trust_remote_code)
