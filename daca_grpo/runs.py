@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['VARIANTS', 'D1_TASKS', 'TINY_TASKS', 'paper_run_configs', 'accelerate_configs', 'write_configs']
 
-# %% ../nbs/18_scaling.ipynb #3ffd7b44
+# %% ../nbs/18_scaling.ipynb #9356a502
 import os, sys, json, subprocess, textwrap, time, signal
 from pathlib import Path
 import yaml
 from .config import get_preset, apply_overrides, config_to_dict, load_config, validate, D1_MAX_STEPS, tiny_config
 
-# %% ../nbs/18_scaling.ipynb #43b1d4cb
+# %% ../nbs/18_scaling.ipynb #6fa8aa6e
 VARIANTS = {'base': {}, 'dps': {'dps.enabled': True}, 'sml': {'sml.enabled': True}, 'dps_sml': {'dps.enabled': True, 'sml.enabled': True}}
 D1_TASKS = tuple(D1_MAX_STEPS)
 TINY_TASKS = ('tiny_math', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code')
@@ -35,7 +35,7 @@ def _sections(flat):
         sec, f = k.split('.'); d.setdefault(sec, {})[f] = v
     return d
 
-# %% ../nbs/18_scaling.ipynb #5fdc72f1
+# %% ../nbs/18_scaling.ipynb #b19ae850
 def accelerate_configs():
     "{relative path: YAML dict} of the shipped `accelerate launch` configs."
     base = {'compute_environment': 'LOCAL_MACHINE', 'machine_rank': 0, 'num_machines': 1, 'main_training_function': 'main',
