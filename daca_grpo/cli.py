@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['PLOT_PANELS', 'plot_run', 'task_eval_fn', 'run_sft', 'run_train', 'report', 'main']
 
-# %% ../nbs/17_cli.ipynb #5ed488db
+# %% ../nbs/17_cli.ipynb #bf7f915a
 import argparse, json, sys, time
 from pathlib import Path
 import torch
 from .config import parse_args, ConfigError, PRESETS, save_config
 from .trainer import GRPOTrainer, build_model
 
-# %% ../nbs/17_cli.ipynb #625a8368
+# %% ../nbs/17_cli.ipynb #3182eaa3
 PLOT_PANELS = [('reward', ('reward', 'rewards/')), ('eval accuracy', ('eval/',)), ('KL to reference', ('kl',)),
                ('clip fraction', ('clip_frac',)), ('DPS weights', ('dps_w_',)), ('loss', ('loss',)), ('completion length', ('completion_length',))]
 
@@ -43,7 +43,7 @@ def plot_run(run_dir, out=None, smooth=5):
     fig.savefig(out, dpi=110); plt.close(fig)
     return out
 
-# %% ../nbs/17_cli.ipynb #43c1d142
+# %% ../nbs/17_cli.ipynb #36633985
 def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
     from daca_grpo.evaluate import evaluate
@@ -57,7 +57,7 @@ def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
         return {res['metric']: float(res['value'])}         # e.g. {'accuracy': 0.42} (Sudoku: pooled cell accuracy)
     return fn
 
-# %% ../nbs/17_cli.ipynb #c9d91263
+# %% ../nbs/17_cli.ipynb #b4f33880
 def run_sft(cfg, model, tokenizer, progress=True):
     "Masked-diffusion SFT of `model` on the task's solved training examples for `cfg.sft.steps` steps."
     from daca_grpo.sft import sft_train
@@ -68,7 +68,7 @@ def run_sft(cfg, model, tokenizer, progress=True):
     return sft_train(model, tokenizer, ds, gen_length=cfg.sampler.gen_length, steps=cfg.sft.steps, lr=cfg.sft.lr,
                      batch_size=cfg.sft.batch_size, seed=cfg.seed, warmup=cfg.sft.warmup, progress=progress)
 
-# %% ../nbs/17_cli.ipynb #13bde701
+# %% ../nbs/17_cli.ipynb #6f02dd48
 def run_train(cfg, resume=False, progress=True):
     "Train as configured; returns a dict with the before/after evaluation and the paths written."
     from accelerate import Accelerator
@@ -108,7 +108,7 @@ def report(cfg, result):
               f"wall time: {result.get('minutes', 0):.1f} min"]
     return '\n'.join(lines)
 
-# %% ../nbs/17_cli.ipynb #78097840
+# %% ../nbs/17_cli.ipynb #0a9f30fc
 def _config_argv(args):
     argv = []
     if args.config: argv += ['--config', args.config]
@@ -132,7 +132,8 @@ def main(argv=None):
     sp = sub.add_parser('plot', help='plot the curves of a run'); sp.add_argument('run_dir')
     if argv[:1] == ['eval']:
         from daca_grpo.evaluate import eval_main
-        return eval_main(argv[1:])
+        eval_main(argv[1:])                     # prints a Markdown table; errors raise
+        return 0
     args = p.parse_args(argv)
     if args.cmd == 'plot': print(plot_run(args.run_dir)); return 0
     if args.config and '=' in args.config: args.overrides, args.config = [args.config] + args.overrides, None
