@@ -472,7 +472,8 @@ def quickstart_config():
     # wd1 + DPS is the paper's best Sudoku setting (PAPER.md section 8); SML is left off on Sudoku, where it collapses.
     # An SFT warm start gives RL non-zero rewards to work with; the numbers are sized for 2 CPU cores.
     return tiny_config('tiny_sudoku', **{'name': 'quickstart', 'method.name': 'wd1', 'dps.enabled': True,
-                                         'sft.steps': 400, 'optim.max_steps': 60, 'optim.lr': 3e-4, 'method.mu': 2,
+                                         'model.tiny': {'hidden_size': 64, 'num_hidden_layers': 2, 'num_attention_heads': 4},
+                                         'sft.steps': 300, 'sft.lr': 2e-3, 'optim.max_steps': 40, 'optim.lr': 3e-4, 'method.mu': 2,
                                          'data.eval_size': 100, 'log.output_dir': 'runs/quickstart', 'log.save_every': 20,
                                          'log.eval_every': 0})
 
