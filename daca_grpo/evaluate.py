@@ -7,7 +7,7 @@ __all__ = ['JSON_DEFAULT_SUBSET', 'MBPP_FIELDS', 'HUMANEVAL_FIELDS', 'SETTINGS_K
            'get_task', 'make_code', 'decode_completions', 'summarize', 'evaluate', 'read_jsonl', 'read_generations',
            'score_file', 'results_table', 'eval_parser', 'eval_main']
 
-# %% ../nbs/15_evaluate.ipynb #a880a9d3
+# %% ../nbs/15_evaluate.ipynb #4b90eaca
 import argparse, json, random, re, time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +19,7 @@ from . import data as D, rewards as R, procedural as P
 from .sampler import generate
 from .adapters import adapter_for, completion_mask
 
-# %% ../nbs/15_evaluate.ipynb #f15bbd7a
+# %% ../nbs/15_evaluate.ipynb #157b80de
 @dataclass
 class TaskSpec:
     "Everything the trainer and the evaluator need to know about one task."
@@ -58,7 +58,7 @@ class TaskSpec:
             if k in row: return str(row[k])
         return str(row.get('prompt', ''))
 
-# %% ../nbs/15_evaluate.ipynb #8a334eef
+# %% ../nbs/15_evaluate.ipynb #58eabfc9
 _REGISTRY: dict = {}
 
 def register_task(name: str):
@@ -78,7 +78,7 @@ def get_task(name) -> TaskSpec:
     if name not in _REGISTRY: raise ValueError(f"unknown task {name!r}; registered tasks: {task_names()}")
     return _REGISTRY[name]()
 
-# %% ../nbs/15_evaluate.ipynb #db4ac8c2
+# %% ../nbs/15_evaluate.ipynb #6d75bc04
 def _limit(ds, n):
     return ds if n is None or n >= len(ds) else ds.select(range(n))
 
@@ -90,7 +90,7 @@ def _templated(tokenizer, ds, column='prompt'):
 def _need_tokenizer(tokenizer, task):
     if tokenizer is None: raise ValueError(f"{task}: pass a tokenizer; the `prompt` column is the chat-templated string")
 
-# %% ../nbs/15_evaluate.ipynb #80f5fd9a
+# %% ../nbs/15_evaluate.ipynb #089e207a
 def _gsm8k_score(c, row): return R.gsm8k_eval_score(c, row['answer'])
 
 @register_task('gsm8k')
@@ -116,7 +116,7 @@ def _math():
         metric_name='accuracy', gold_field='answer', extract=R.math_eval_extract, question=lambda r: r['problem'],
         description='MATH-500, d1 prompts and scorer')
 
-# %% ../nbs/15_evaluate.ipynb #d5960f75
+# %% ../nbs/15_evaluate.ipynb #30ca51fb
 def _countdown_score(c, row): return R.countdown_eval_score(c, row['numbers'], row['target'])
 
 def _countdown_d1_record(rec):
@@ -168,7 +168,7 @@ def _sudoku():
         gold_field='solution', score_fields=('puzzle',), extract=R.sudoku_eval_extract, weight=_sudoku_blanks, normalize_record=_sudoku_d1_record,
         question=lambda r: r['puzzle'], description="d1's Sudoku 4x4 test, first 256 of 500; cells pooled")
 
-# %% ../nbs/15_evaluate.ipynb #408c0dc0
+# %% ../nbs/15_evaluate.ipynb #d1d1a642
 JSON_DEFAULT_SUBSET = 'Github_easy'
 
 def _json_score(c, row): return R.json_schema_reward(None, [c], json_schema=[row['json_schema']])[0]
@@ -190,7 +190,7 @@ def _json():
         gold_field='json_schema', extract=R.extract_json, question=lambda r: r['json_schema'],
         description=f'JSONSchemaBench ({JSON_DEFAULT_SUBSET} by default), hash split by unique_id')
 
-# %% ../nbs/15_evaluate.ipynb #7c5eb376
+# %% ../nbs/15_evaluate.ipynb #a7d0563f
 def _procedural(make, n_default):
     def load(split):
         def f(tokenizer, n_train=2000, n_test=n_default, seed=0, limit=None, **kw):
@@ -218,7 +218,7 @@ def _tiny_sudoku(): return _like(_sudoku(), 'tiny_sudoku', P.make_sudoku)
 @register_task('tiny_json')
 def _tiny_json(): return _like(_json(), 'tiny_json', P.make_json)
 
-# %% ../nbs/15_evaluate.ipynb #380d82f6
+# %% ../nbs/15_evaluate.ipynb #28566577
 def _code_module():
     try:
         from daca_grpo import code_rewards
@@ -264,7 +264,7 @@ def _humaneval():
                       lambda tokenizer, source=None, limit=None: _limit(_templated(tokenizer, cr.load_humaneval(source)), limit),
                       'HumanEval (164), pass@1 in the sandbox')
 
-# %% ../nbs/15_evaluate.ipynb #b883e768
+# %% ../nbs/15_evaluate.ipynb #b4a2f614
 _CODE_FAMILIES = [
     ('affine', 'x', 'returns {a} * x + {b}', 'return {a} * x + {b}', lambda r: r.randint(-9, 9)),
     ('sub_mod', 'x', 'returns (x - {a}) % {m}', 'return (x - {a}) % {m}', lambda r: r.randint(-20, 20)),
@@ -316,7 +316,7 @@ def _tiny_code():
     return TaskSpec(**{**real.__dict__, 'load_train': tr, 'load_eval': ev,
                        'description': 'procedural one-line functions (make_code), MBPP layout, pass@1 in the sandbox'})
 
-# %% ../nbs/15_evaluate.ipynb #3ab2bf57
+# %% ../nbs/15_evaluate.ipynb #96b2b89b
 def _device_of(model):
     try: return next(model.parameters()).device
     except (StopIteration, AttributeError): return torch.device('cpu')
@@ -328,7 +328,7 @@ def decode_completions(tokenizer, completion_ids, eos_token_ids) -> list[str]:
     keep = keep & ~is_eos
     return [tokenizer.decode(ids[k].tolist(), skip_special_tokens=True) for ids, k in zip(completion_ids.cpu(), keep.cpu())]
 
-# %% ../nbs/15_evaluate.ipynb #92c0d5f0
+# %% ../nbs/15_evaluate.ipynb #4a9c9b71
 def summarize(records, spec: TaskSpec) -> dict:
     "Metric summary of scored records: mean score, pooled score (weighted tasks), fully correct count."
     n = len(records)
@@ -341,7 +341,7 @@ def summarize(records, spec: TaskSpec) -> dict:
     return dict(task=spec.name, metric=spec.metric_name, value=pooled if pooled is not None else mean, mean=mean, pooled=pooled,
                 n=n, correct=sum(bool(r['correct']) for r in records))
 
-# %% ../nbs/15_evaluate.ipynb #9486dd4c
+# %% ../nbs/15_evaluate.ipynb #5a9aed92
 SETTINGS_KEYS = ('gen_length', 'steps', 'block_length', 'temperature', 'seed')
 
 def _jsonable(v):
@@ -358,7 +358,7 @@ def _record(spec, row, prompt, gen, score, settings):
     if spec.weight is not None: rec['weight'] = spec.weight(row)
     return rec
 
-# %% ../nbs/15_evaluate.ipynb #172d3cf6
+# %% ../nbs/15_evaluate.ipynb #1fe298b4
 def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32, temperature=0.0, batch_size=8, limit=None,
              out_path=None, progress=True, seed=0, adapter=None, dataset=None) -> dict:
     "Generate for `task`'s evaluation set with the paper's settings, write one JSON record per problem, return a summary."
@@ -403,7 +403,7 @@ def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32
         if fh: fh.close()
     return {**summarize(records, spec), 'path': None if out_path is None else str(out_path), 'wall_s': time.time() - t0, **settings}
 
-# %% ../nbs/15_evaluate.ipynb #00849399
+# %% ../nbs/15_evaluate.ipynb #26c7a982
 def read_jsonl(path) -> list[dict]:
     "Records of a JSONL file, with errors naming the line."
     out = []
@@ -447,7 +447,7 @@ def score_file(path, task=None) -> dict:
     settings = {k: recs[0].get(k) for k in SETTINGS_KEYS} if recs else {}
     return {**summarize(scored, spec), 'path': str(path), 'wall_s': time.time() - t0, **settings}
 
-# %% ../nbs/15_evaluate.ipynb #7fab754f
+# %% ../nbs/15_evaluate.ipynb #ad2165f4
 def _lengths(values):
     out = []
     for v in values or ['256']:
@@ -494,7 +494,7 @@ def eval_parser() -> argparse.ArgumentParser:
     p.add_argument('--no-progress', action='store_true')
     return p
 
-# %% ../nbs/15_evaluate.ipynb #d05f129c
+# %% ../nbs/15_evaluate.ipynb #c9f889b2
 def _load_model(name, device, dtype):
     if name == 'tiny':
         from daca_grpo.model import TinyDLLM, TinyDLLMConfig
