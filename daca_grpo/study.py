@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['MAKE_CMD', 'random_orders', 'order_logp', 'reference_logp', 'estimator_suite', 'run_estimators', 'spearman',
-           'pearson', 'estimator_metrics', 'random_direction_step', 'ratio_metrics', 'markdown_table', 'write_table',
-           'save_figure']
+           'pearson', 'estimator_metrics', 'random_direction_step', 'ratio_metrics', 'figures_dir', 'markdown_table',
+           'write_table', 'save_figure']
 
-# %% ../nbs/20_likelihood_study.ipynb #ae97d6cc
+# %% ../nbs/20_likelihood_study.ipynb #c330fbc9
 import math, time
 import numpy as np
 import torch
@@ -15,7 +15,7 @@ from .adapters import adapter_for
 from .estimators import (score_masked, meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp,
                                   mask_generator)
 
-# %% ../nbs/20_likelihood_study.ipynb #2be46f3b
+# %% ../nbs/20_likelihood_study.ipynb #22f56fd4
 def random_orders(R, B, L, seed=0):
     "Long [R, B, L]: rank of each completion position in R independent uniform random orders per row."
     g = torch.Generator().manual_seed(int(seed))
@@ -50,7 +50,7 @@ def reference_logp(model, prompt_ids, prompt_mask, completion_ids, n_orders=32, 
     se = seq.std(0) / math.sqrt(n_orders) if n_orders > 1 else torch.full((B,), float('nan'), dtype=seq.dtype)
     return dict(elbo=seq.mean(0), se=se, lme=torch.logsumexp(seq, 0) - math.log(n_orders), orders=seq, passes=n_orders * L)
 
-# %% ../nbs/20_likelihood_study.ipynb #69aa7ea2
+# %% ../nbs/20_likelihood_study.ipynb #21cad3b3
 def estimator_suite(Ks=(2, 4, 8), nodes=(2, 3), p_mask_prompt=0.15, mixed_K=4):
     "{name: (fn(model, pid, pmask, comp, seed) -> [B, L], forward passes per sequence)}."
     S = {'mean-field': (lambda m, p, pm, c, s: meanfield_logp(m, p, pm, c, mask_seeds=int(s), p_mask_prompt=p_mask_prompt), 1)}
@@ -81,7 +81,7 @@ def run_estimators(model, prompt_ids, prompt_mask, completion_ids, seeds, suite=
         out[name] = dict(seq=torch.stack(seq), seconds=torch.tensor(secs), passes=passes)
     return out
 
-# %% ../nbs/20_likelihood_study.ipynb #ca05cf88
+# %% ../nbs/20_likelihood_study.ipynb #d00fc93e
 def spearman(a, b):
     "Spearman's rank correlation of two 1-d arrays (ties broken by order; fine for continuous values)."
     ra, rb = (np.argsort(np.argsort(np.asarray(x, dtype=np.float64))).astype(np.float64) for x in (a, b))
@@ -109,7 +109,7 @@ def estimator_metrics(results, reference, L):
                          passes=r['passes'], ms_per_call=1000 * r['seconds'].mean().item()))
     return rows
 
-# %% ../nbs/20_likelihood_study.ipynb #77f0e0a1
+# %% ../nbs/20_likelihood_study.ipynb #4d8c521d
 def random_direction_step(model, norm, seed=0):
     "A copy of `model` moved by a random direction (Gaussian, per-tensor scaled to the parameter's RMS) of total L2 norm `norm`."
     import copy
@@ -135,9 +135,17 @@ def ratio_metrics(res_old, res_new, ref_old, ref_new, L):
                          ref_abs_per_token=ref.abs().mean().item() / L))
     return rows
 
-# %% ../nbs/20_likelihood_study.ipynb #4f60d9ef
+# %% ../nbs/20_likelihood_study.ipynb #c894a8f7
 MAKE_CMD = ('jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.timeout=1800 nbs/20_likelihood_study.ipynb'
             '   (or: DACA_TEST_FLAGS=slow python -m pytest tests -k 20_likelihood_study)')
+
+def figures_dir(out_dir=None):
+    "`out_dir`, or `paper_figures/` at the repository root (the first parent of the working directory with settings.ini)."
+    import pathlib
+    if out_dir is not None: return pathlib.Path(out_dir)
+    here = pathlib.Path.cwd().resolve()
+    root = next((d for d in [here, *here.parents] if (d / 'settings.ini').exists()), here)
+    return root / 'paper_figures'
 
 def _provenance(cmd=MAKE_CMD):
     import subprocess, datetime
@@ -152,10 +160,10 @@ def markdown_table(rows, floatfmt='.3f'):
     return '\n'.join(['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)] +
                      ['| ' + ' | '.join(fmt(r[c]) for c in cols) + ' |' for r in rows])
 
-def write_table(rows, name, out_dir='paper_figures', cmd=MAKE_CMD, floatfmt='.3f'):
+def write_table(rows, name, out_dir=None, cmd=MAKE_CMD, floatfmt='.3f'):
     "Write rows to out_dir/name.csv and name.md (+ name.meta.txt); returns the Markdown."
     import csv, pathlib
-    out = pathlib.Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    out = figures_dir(out_dir); out.mkdir(parents=True, exist_ok=True)
     with open(out / f'{name}.csv', 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0])); w.writeheader(); w.writerows(rows)
     md = markdown_table(rows, floatfmt)
@@ -164,9 +172,9 @@ def write_table(rows, name, out_dir='paper_figures', cmd=MAKE_CMD, floatfmt='.3f
     (out / f'{name}.meta.txt').write_text(prov + '\n')
     return md
 
-def save_figure(fig, name, out_dir='paper_figures', cmd=MAKE_CMD):
+def save_figure(fig, name, out_dir=None, cmd=MAKE_CMD):
     "Save a matplotlib figure as PNG and PDF (+ name.meta.txt)."
     import pathlib
-    out = pathlib.Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    out = figures_dir(out_dir); out.mkdir(parents=True, exist_ok=True)
     fig.savefig(out / f'{name}.png', dpi=150, bbox_inches='tight'); fig.savefig(out / f'{name}.pdf', bbox_inches='tight')
     (out / f'{name}.meta.txt').write_text(_provenance(cmd) + '\n')
