@@ -6,7 +6,7 @@
 __all__ = ['pad_sft_ids', 'encode_sft_batch', 'draw_sft_mask', 'mdm_sft_loss', 'lr_lambda', 'sft_train', 'answer_accuracy',
            'tiny_arith_data']
 
-# %% ../nbs/14_sft.ipynb #0249e55f
+# %% ../nbs/14_sft.ipynb #0ad66689
 import math
 import torch
 import torch.nn.functional as F
@@ -14,7 +14,7 @@ from tqdm.auto import tqdm
 from .adapters import adapter_for, completion_logits
 from .procedural import make_arithmetic
 
-# %% ../nbs/14_sft.ipynb #a7e53af4
+# %% ../nbs/14_sft.ipynb #a4984877
 def _ids(tokenizer, texts):
     return tokenizer(list(texts), add_special_tokens=False)['input_ids']
 
@@ -37,7 +37,7 @@ def encode_sft_batch(tokenizer, prompts, completions, gen_length, eos_id=None):
     eos_id = tokenizer.eos_token_id if eos_id is None else eos_id
     return pad_sft_ids(_ids(tokenizer, prompts), _ids(tokenizer, completions), gen_length, eos_id, tokenizer.pad_token_id)
 
-# %% ../nbs/14_sft.ipynb #e8f95af6
+# %% ../nbs/14_sft.ipynb #294dda25
 def draw_sft_mask(B, L, generator, eps=1e-3):
     "t [B] ~ U(eps, 1) and a bool mask [B, L] with each completion token masked with probability t of its row."
     t = eps + (1 - eps) * torch.rand(B, generator=generator, dtype=torch.float64)
@@ -56,7 +56,7 @@ def mdm_sft_loss(model, prompt_ids, prompt_mask, completion_ids, generator, eps=
     ce = F.cross_entropy(logits.reshape(B * L, -1), completion_ids.reshape(-1), reduction='none').view(B, L)
     return (ce * masked / t[:, None].to(ce.dtype)).sum() / (B * L)
 
-# %% ../nbs/14_sft.ipynb #e00c29a8
+# %% ../nbs/14_sft.ipynb #0dc1d0b9
 def lr_lambda(warmup, steps, final_frac=0.1):
     "Linear warm-up over `warmup` steps, then cosine decay to `final_frac` of the peak at `steps`."
     def f(s):
@@ -98,7 +98,7 @@ def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=
     model.eval()
     return log
 
-# %% ../nbs/14_sft.ipynb #e03d0e7c
+# %% ../nbs/14_sft.ipynb #d12f6f45
 @torch.no_grad()
 def answer_accuracy(model, tokenizer, dataset, gen_length, steps=None, block_length=None, batch_size=64, prompt_col='prompt',
                     answer_col='answer', return_texts=False):
@@ -117,7 +117,7 @@ def answer_accuracy(model, tokenizer, dataset, gen_length, steps=None, block_len
     acc = correct / len(dataset)
     return (acc, texts) if return_texts else acc
 
-# %% ../nbs/14_sft.ipynb #8212851d
+# %% ../nbs/14_sft.ipynb #f440e548
 def tiny_arith_data(tokenizer=None, n_train=4000, n_test=200, seed=0):
     "The 'tiny arithmetic' task: 1-2 steps, start <= 9, operands <= 3 (completions <= 26 tokens)."
     return make_arithmetic(n_train=n_train, n_test=n_test, min_steps=1, max_steps=2, max_start=9, max_operand=3, seed=seed,
