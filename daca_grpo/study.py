@@ -12,8 +12,7 @@ import math, time
 import numpy as np
 import torch
 from .adapters import adapter_for
-from .estimators import (score_masked, meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp,
-                                  mask_generator)
+from .estimators import (score_masked, meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp)
 
 # %% ../nbs/20_likelihood_study.ipynb #22f56fd4
 def random_orders(R, B, L, seed=0):
