@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['PLOT_PANELS', 'plot_run', 'task_eval_fn', 'run_sft', 'run_train', 'report', 'main']
 
-# %% ../nbs/17_cli.ipynb #bf7f915a
+# %% ../nbs/17_cli.ipynb #92db9a8c
 import argparse, json, sys, time
 from pathlib import Path
 import torch
 from .config import parse_args, ConfigError, PRESETS, save_config
 from .trainer import GRPOTrainer, build_model
 
-# %% ../nbs/17_cli.ipynb #3182eaa3
+# %% ../nbs/17_cli.ipynb #5e5d0219
 PLOT_PANELS = [('reward', ('reward', 'rewards/')), ('eval accuracy', ('eval/',)), ('KL to reference', ('kl',)),
                ('clip fraction', ('clip_frac',)), ('DPS weights', ('dps_w_',)), ('loss', ('loss',)), ('completion length', ('completion_length',))]
 
@@ -43,7 +43,7 @@ def plot_run(run_dir, out=None, smooth=5):
     fig.savefig(out, dpi=110); plt.close(fig)
     return out
 
-# %% ../nbs/17_cli.ipynb #36633985
+# %% ../nbs/17_cli.ipynb #90854724
 def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
     from daca_grpo.evaluate import evaluate
@@ -57,7 +57,7 @@ def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
         return {res['metric']: float(res['value'])}         # e.g. {'accuracy': 0.42} (Sudoku: pooled cell accuracy)
     return fn
 
-# %% ../nbs/17_cli.ipynb #b4f33880
+# %% ../nbs/17_cli.ipynb #47a858f5
 def run_sft(cfg, model, tokenizer, progress=True):
     "Masked-diffusion SFT of `model` on the task's solved training examples for `cfg.sft.steps` steps."
     from daca_grpo.sft import sft_train
@@ -68,13 +68,15 @@ def run_sft(cfg, model, tokenizer, progress=True):
     return sft_train(model, tokenizer, ds, gen_length=cfg.sampler.gen_length, steps=cfg.sft.steps, lr=cfg.sft.lr,
                      batch_size=cfg.sft.batch_size, seed=cfg.seed, warmup=cfg.sft.warmup, progress=progress)
 
-# %% ../nbs/17_cli.ipynb #6f02dd48
+# %% ../nbs/17_cli.ipynb #ee95165f
 def run_train(cfg, resume=False, progress=True):
     "Train as configured; returns a dict with the before/after evaluation and the paths written."
     from accelerate import Accelerator
     from daca_grpo.checkpoint import latest_checkpoint
     t0 = time.time()
     out = Path(cfg.log.output_dir)
+    from accelerate.utils import set_seed
+    set_seed(cfg.seed)                         # the model's initialisation is part of the run: seeded
     model, tok, _ = build_model(cfg)
     resuming = resume and latest_checkpoint(out) is not None
     if cfg.sft.steps and not resuming:
@@ -108,7 +110,7 @@ def report(cfg, result):
               f"wall time: {result.get('minutes', 0):.1f} min"]
     return '\n'.join(lines)
 
-# %% ../nbs/17_cli.ipynb #0a9f30fc
+# %% ../nbs/17_cli.ipynb #751cea81
 def _config_argv(args):
     argv = []
     if args.config: argv += ['--config', args.config]
@@ -142,6 +144,8 @@ def main(argv=None):
     try: cfg = parse_args(_config_argv(args), num_processes=PartialState().num_processes)
     except ConfigError as e: print(f"daca-grpo: config error: {e}", file=sys.stderr); return 2
     if args.cmd == 'sft':
+        from accelerate.utils import set_seed
+        set_seed(cfg.seed)
         model, tok, _ = build_model(cfg)
         torch.manual_seed(cfg.seed)
         hist = run_sft(cfg, model.train(), tok, progress=not args.no_progress)
