@@ -19,7 +19,7 @@ class TinyDLLMConfig(PretrainedConfig):
     def __init__(self, vocab_size=128, hidden_size=128, num_hidden_layers=4, num_attention_heads=4,
                  intermediate_size=None, max_position_embeddings=1024, rope_theta=10000.0, rms_norm_eps=1e-6,
                  initializer_range=0.02, mask_token_id=3, pad_token_id=0, eos_token_id=1, eot_token_id=2,
-                 bos_token_id=5, tie_word_embeddings=False, **kwargs):
+                 bos_token_id=5, tie_word_embeddings=False, abs_position_embeddings=False, **kwargs):
         if hidden_size % num_attention_heads:
             raise ValueError(f"hidden_size={hidden_size} must be divisible by num_attention_heads={num_attention_heads}")
         if (hidden_size // num_attention_heads) % 2:
@@ -32,6 +32,7 @@ class TinyDLLMConfig(PretrainedConfig):
         self.intermediate_size = intermediate_size or 32 * math.ceil(8 * hidden_size / 3 / 32)
         self.max_position_embeddings, self.rope_theta, self.rms_norm_eps = max_position_embeddings, rope_theta, rms_norm_eps
         self.initializer_range, self.mask_token_id, self.eot_token_id = initializer_range, mask_token_id, eot_token_id
+        self.abs_position_embeddings = abs_position_embeddings   # learned absolute positions added to the token embeddings
         super().__init__(pad_token_id=pad_token_id, eos_token_id=eos_token_id, bos_token_id=bos_token_id,
                          tie_word_embeddings=tie_word_embeddings, **kwargs)
 
@@ -114,6 +115,7 @@ class TinyDLLM(PreTrainedModel):
     def __init__(self, config):
         super().__init__(config)
         self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
+        self.embed_positions = nn.Embedding(config.max_position_embeddings, config.hidden_size) if config.abs_position_embeddings else None
         self.layers = nn.ModuleList(TinyDLLMBlock(config) for _ in range(config.num_hidden_layers))
         self.norm = TinyDLLMRMSNorm(config.hidden_size, config.rms_norm_eps)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
@@ -144,6 +146,11 @@ class TinyDLLM(PreTrainedModel):
     def forward(self, input_ids, attention_mask=None, position_ids=None, logits_to_keep=0, **kwargs):
         if position_ids is None: position_ids = _default_position_ids(input_ids, attention_mask)
         x = self.embed_tokens(input_ids)
+        if self.embed_positions is not None:
+            if position_ids.max() >= self.config.max_position_embeddings:
+                raise ValueError(f"position {int(position_ids.max())} >= max_position_embeddings={self.config.max_position_embeddings}: "
+                                 f"shorten the input or build the model with a larger max_position_embeddings")
+            x = x + self.embed_positions(position_ids)
         cos, sin = rotary_cos_sin(position_ids, self.config.hidden_size // self.config.num_attention_heads,
                                   self.config.rope_theta, dtype=x.dtype)
         mask = _sdpa_mask(attention_mask)
