@@ -5,9 +5,9 @@
 # %% auto #0
 __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'D1_MAX_STEPS', 'D1_EVAL_SIZE', 'D1_MODEL', 'PRESETS', 'ModelConfig',
            'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig', 'OptimConfig', 'LogConfig',
-           'SFTConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides',
-           'validate', 'save_config', 'tiny_config', 'd1_config', 'quickstart_config', 'get_preset', 'load_config',
-           'parse_args', 'describe_config']
+           'SFTConfig', 'ProtocolConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict',
+           'apply_overrides', 'validate', 'save_config', 'tiny_config', 'd1_config', 'quickstart_config', 'get_preset',
+           'load_config', 'parse_args', 'describe_config']
 
 # %% ../nbs/12_config.ipynb #94b82de9
 import dataclasses, difflib, inspect, os, typing
@@ -148,6 +148,20 @@ class SFTConfig:
     warmup: int = 20
 
 @dataclass
+class ProtocolConfig:
+    "The verifier-only protocol of `19_rl_protocol`: disjoint pools split by solution, base, RL arm and matched-compute SFT control."
+    enabled: bool = False        # True: train the base (SFT on the labelled pool), RL on the prompt-only pool, and the SFT control
+    n_labelled: int = 24         # solved examples the base and the control may learn from
+    n_prompt_only: int = 2000    # problems without solutions for RL: the reward function is the only supervision
+    n_valid: int = 200           # checkpoints (base, RL, control) are chosen on this split
+    n_test: int = 200            # and reported on this one
+    data_seed: Optional[int] = None  # None = the run's seed (pools differ per seed)
+    select_every: int = 10       # RL steps between validation evaluations
+    base_select_every: int = 50  # SFT steps between validation evaluations (base and control)
+    control: bool = True         # train the SFT control (same compute as RL, on the labelled pool)
+    keep_givens: bool = False    # Sudoku: a completion that overwrites a given cell gets reward 0 (d1's reward ignores it)
+
+@dataclass
 class TrainConfig:
     "A whole run. Defaults: the tiny CPU run."
     name: str = 'tiny'
@@ -162,6 +176,7 @@ class TrainConfig:
     optim: OptimConfig = field(default_factory=OptimConfig)
     log: LogConfig = field(default_factory=LogConfig)
     sft: SFTConfig = field(default_factory=SFTConfig)
+    protocol: ProtocolConfig = field(default_factory=ProtocolConfig)
 
 # %% ../nbs/12_config.ipynb #d55e96ce
 class ConfigError(ValueError):
@@ -412,6 +427,14 @@ def validate(cfg, num_processes=1):
         need(getattr(lg, k) >= 0, f"log.{k}={getattr(lg, k)} must be >= 0 (0 = never)")
     need(lg.keep_last is None or lg.keep_last >= 1, f"log.keep_last={lg.keep_last} must be >= 1 or none (keep all)")
     need(len(set(lg.report_to)) == len(lg.report_to), f"log.report_to={lg.report_to} lists a logger twice")
+    # protocol
+    pr = cfg.protocol
+    for k in ('n_labelled', 'n_prompt_only', 'n_valid', 'n_test', 'select_every', 'base_select_every'):
+        need(getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1")
+    need(pr.data_seed is None or pr.data_seed >= 0, f"protocol.data_seed={pr.data_seed} must be >= 0 or none (the run's seed)")
+    need(not pr.enabled or cfg.sft.steps >= 1, "protocol.enabled=true trains the base by SFT: set sft.steps >= 1 (e.g. 600)")
+    need(not pr.enabled or d.task in ('tiny_sudoku', 'tiny_countdown'),
+         f"protocol.enabled=true is implemented for data.task=tiny_sudoku or tiny_countdown, not {d.task!r}")
     if p: raise ConfigError(f"{len(p)} problem{'s' if len(p) > 1 else ''} in the config:\n  - " + '\n  - '.join(p))
     return cfg
 

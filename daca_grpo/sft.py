@@ -67,8 +67,9 @@ def lr_lambda(warmup, steps, final_frac=0.1):
 
 def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=32, seed=0, warmup=None, weight_decay=0.01,
               grad_clip=1.0, eps=1e-3, progress=True, log_every=10, prompt_col='prompt', completion_col='target_completion',
-              adapter=None):
+              adapter=None, eval_fn=None, eval_every=0):
     "Masked-diffusion SFT of `model` on `dataset[prompt_col] -> dataset[completion_col]`; returns [{'step', 'loss', 'lr'}]."
+    # eval_fn(model, step), when given, is called every `eval_every` steps (and after the last) with the model in eval mode
     adapter = adapter or adapter_for(model)
     dev = next(model.parameters()).device
     P, C = _ids(tokenizer, dataset[prompt_col]), _ids(tokenizer, dataset[completion_col])
@@ -95,6 +96,8 @@ def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=
         if (step + 1) % log_every == 0 or step + 1 == steps:
             log.append(dict(step=step + 1, loss=sum(acc) / len(acc), lr=sched.get_last_lr()[0])); acc = []
             bar.set_postfix(loss=f"{log[-1]['loss']:.3f}")
+        if eval_fn is not None and eval_every and ((step + 1) % eval_every == 0 or step + 1 == steps):
+            model.eval(); eval_fn(model, step + 1); model.train()
     model.eval()
     return log
 
