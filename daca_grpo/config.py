@@ -151,10 +151,10 @@ class SFTConfig:
 class ProtocolConfig:
     "The verifier-only protocol of `19_rl_protocol`: disjoint pools split by solution, base, RL arm and matched-compute SFT control."
     enabled: bool = False        # True: train the base (SFT on the labelled pool), RL on the prompt-only pool, and the SFT control
-    n_labelled: int = 24         # solved examples the base and the control may learn from
-    n_prompt_only: int = 2000    # problems without solutions for RL: the reward function is the only supervision
-    n_valid: int = 200           # checkpoints (base, RL, control) are chosen on this split
-    n_test: int = 200            # and reported on this one
+    n_labelled: Optional[int] = None     # solved examples the base and the control may learn from (None: the task's default, protocol.TASK_POOLS)
+    n_prompt_only: Optional[int] = None  # problems without solutions for RL: the reward function is the only supervision
+    n_valid: Optional[int] = None        # checkpoints (base, RL, control) are chosen on this split
+    n_test: Optional[int] = None         # and reported on this one
     data_seed: Optional[int] = None  # None = the run's seed (pools differ per seed)
     select_every: int = 10       # RL steps between validation evaluations
     base_select_every: int = 50  # SFT steps between validation evaluations (base and control)
@@ -429,7 +429,9 @@ def validate(cfg, num_processes=1):
     need(len(set(lg.report_to)) == len(lg.report_to), f"log.report_to={lg.report_to} lists a logger twice")
     # protocol
     pr = cfg.protocol
-    for k in ('n_labelled', 'n_prompt_only', 'n_valid', 'n_test', 'select_every', 'base_select_every'):
+    for k in ('n_labelled', 'n_prompt_only', 'n_valid', 'n_test'):
+        need(getattr(pr, k) is None or getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1 or none (the task's default)")
+    for k in ('select_every', 'base_select_every'):
         need(getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1")
     need(pr.data_seed is None or pr.data_seed >= 0, f"protocol.data_seed={pr.data_seed} must be >= 0 or none (the run's seed)")
     need(not pr.enabled or cfg.sft.steps >= 1, "protocol.enabled=true trains the base by SFT: set sft.steps >= 1 (e.g. 600)")
