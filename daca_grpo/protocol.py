@@ -228,7 +228,8 @@ def run_protocol(cfg, arms=None, out_dir=None, resume=False, progress=False, log
         raise ProtocolExists(f"{out} holds a previous run: pass --resume (resume=True) to continue it, or set log.output_dir to a new directory")
     tok = build_model(cfg)[1]
     pools = protocol_pools(cfg, tok)
-    _write_json(out / 'pools.json', {k: len(v) for k, v in pools.items()})
+    sizes = {k: len(v) for k, v in pools.items()}
+    _write_json(out / 'pools.json', sizes)
     base, rec = _stage(out, 'base', cfg, lambda: train_base(cfg, tok, pools, progress))
     log(f"[{task} seed {cfg.seed}] base: test {rec['test']:.3f} (valid {rec['valid']:.3f} at SFT step {rec['best_step']})")
     recs = {'base': rec}
@@ -242,7 +243,7 @@ def run_protocol(cfg, arms=None, out_dir=None, resume=False, progress=False, log
         log(f"[{task} seed {cfg.seed}] sft_control: test {recs['sft_control']['test']:.3f} ({recs['sft_control']['curve'][-1]['step']} SFT steps)")
     m = get_task(task).metric_name
     result = dict(task=task, seed=cfg.seed, metric=m, before={m: recs['base']['test']}, after={m: recs[arms[0]]['test']},
-                  arms={a: {m: recs[a]['test']} for a in arms}, stages=recs, minutes=(time.time() - t0) / 60)
+                  arms={a: {m: recs[a]['test']} for a in arms}, pools=sizes, stages=recs, minutes=(time.time() - t0) / 60)
     if 'sft_control' in recs: result['sft_control'] = {m: recs['sft_control']['test']}
     _write_json(out / 'result.json', result)
     return result
