@@ -4,10 +4,11 @@
 
 # %% auto #0
 __all__ = ['POOLS', 'POOL_FRACS', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'TASK_POOLS', 'ARMS', 'PROTOCOL_TINY', 'TASK_PROTOCOL',
-           'pool_of', 'solution_key', 'task_pools', 'sudoku_solve', 'sudoku_verifier_reward', 'protocol_rewards',
-           'split_metric', 'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools',
-           'train_base', 'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol',
-           'protocol_config', 'run_study', 'collect_study']
+           'T975', 'pool_of', 'solution_key', 'task_pools', 'sudoku_solve', 'sudoku_verifier_reward',
+           'protocol_rewards', 'split_metric', 'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes',
+           'protocol_pools', 'train_base', 'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists',
+           'run_protocol', 'protocol_config', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table',
+           'plot_gain']
 
 # %% ../nbs/19_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
@@ -36,7 +37,7 @@ def solution_key(task: str, row: dict) -> str:
     raise ValueError(f"no solution key for task {task!r}: the protocol covers tiny_sudoku and tiny_countdown")
 
 # %% ../nbs/19_rl_protocol.ipynb #1a9fda4a
-COUNTDOWN_TINY = dict(n_numbers=3, max_number=10, target_min=1, target_max=30)
+COUNTDOWN_TINY = dict(n_numbers=2, max_number=30, target_min=1, target_max=100)
 LABEL_COLUMNS = ('solution', 'target_completion', 'expression')
 
 def _draw(task, n, seed, tokenizer):
@@ -133,7 +134,7 @@ def sft_step_passes(cfg) -> float: return 3.0 * cfg.sft.batch_size
 
 # %% ../nbs/19_rl_protocol.ipynb #b5e97740
 TASK_POOLS = {'tiny_sudoku': dict(n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200),
-              'tiny_countdown': dict(n_labelled=150, n_prompt_only=500, n_valid=150, n_test=150)}
+              'tiny_countdown': dict(n_labelled=180, n_prompt_only=450, n_valid=150, n_test=150)}
 
 def protocol_pools(cfg, tokenizer) -> DatasetDict:
     "The pools of `cfg.data.task` with the sizes in `cfg.protocol` (None: the task's default in `TASK_POOLS`)."
@@ -258,7 +259,10 @@ PROTOCOL_TINY = {
     'method.mu': 1, 'method.beta': 0.0, 'method.advantage_scale': 'group_std', 'method.p_mask_prompt': 0.0,
     'protocol.enabled': True, 'protocol.select_every': 10, 'protocol.base_select_every': 50,
     'log.save_every': 0, 'log.report_to': ['csv'], 'log.sample_log_every': 0}
-TASK_PROTOCOL = {'tiny_sudoku': {}, 'tiny_countdown': {'sft.steps': 3000, 'protocol.base_select_every': 100}}
+TASK_PROTOCOL = {'tiny_sudoku': {},
+                 'tiny_countdown': {'sft.steps': 3000, 'protocol.base_select_every': 100,           # completions are <= 10 tokens
+                                    'sampler.gen_length': 16, 'sampler.steps': 8, 'sampler.block_length': 16,
+                                    'eval_sampler.gen_length': 16, 'eval_sampler.steps': 8, 'eval_sampler.block_length': 16}}
 
 def protocol_config(task, **overrides) -> TrainConfig:
     "The study's setting on `task` (`PROTOCOL_TINY`, then `TASK_PROTOCOL[task]`, then `overrides`), validated."
@@ -296,3 +300,62 @@ def collect_study(root):
         rows.append(dict(task=task, arm=js.stem, seed=seed, metric_name=get_task(task).metric_name, value=rec['test']))
         curves += [dict(task=task, arm=js.stem, seed=seed, **c) for c in rec['curve']]
     return rows, curves
+
+# %% ../nbs/19_rl_protocol.ipynb #dfa6cb83
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+def mean_ci(xs):
+    "(mean, half-width of the 95% Student-t interval) of `xs`; half-width nan for fewer than 2 values."
+    n = len(xs); m = sum(xs) / n
+    if n < 2: return m, float('nan')
+    sd = (sum((x - m) ** 2 for x in xs) / (n - 1)) ** 0.5
+    return m, (T975[n - 2] if n - 1 <= len(T975) else 1.96) * sd / n ** 0.5
+
+def paired_diff(rows, task, a, b):
+    "mean_ci of (a - b) over the seeds where both arms of `task` have a value, and the number of such seeds."
+    v = {(r['arm'], r['seed']): r['value'] for r in rows if r['task'] == task}
+    seeds = sorted(s for (arm, s) in v if arm == a and (b, s) in v)
+    return (*mean_ci([v[a, s] - v[b, s] for s in seeds]), len(seeds)) if seeds else (float('nan'), float('nan'), 0)
+
+# %% ../nbs/19_rl_protocol.ipynb #2d51c2b4
+def gain_table(rows) -> str:
+    "Markdown: per task and arm, the test metric (mean, 95% CI, seeds) and its paired difference to the base and to the SFT control."
+    out = ['| task | arm | seeds | test metric | minus base (paired) | minus SFT control (paired) |', '|---|---|---|---|---|---|']
+    fmt = lambda m, h: f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}]"
+    for task in sorted({r['task'] for r in rows}):
+        metric = next(r['metric_name'] for r in rows if r['task'] == task)
+        arms = [a for a in ('base', 'sft_control', *ARMS) if any(r['task'] == task and r['arm'] == a for r in rows)]
+        for a in arms:
+            xs = [r['value'] for r in rows if r['task'] == task and r['arm'] == a]
+            m, h = mean_ci(xs)
+            cells = [fmt(*paired_diff(rows, task, a, b)[:2]) if a != b and b in arms and a not in ('base',) else '' for b in ('base', 'sft_control')]
+            out.append(f"| {task} | {a} | {len(xs)} | {metric} {m:.3f} ± {h:.3f} | {cells[0]} | {cells[1]} |")
+    return '\n'.join(out)
+
+# %% ../nbs/19_rl_protocol.ipynb #eeb0cb86
+def plot_gain(rows, curves, out):
+    "Test metric of each RL arm against RL step (top) and forward passes (bottom), mean and 95% band over seeds; base and SFT control as lines."
+    import matplotlib; matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    tasks = sorted({r['task'] for r in rows})
+    fig, axes = plt.subplots(2, len(tasks), figsize=(5 * len(tasks), 7), squeeze=False)
+    for j, task in enumerate(tasks):
+        for i, x in enumerate(('step', 'passes')):
+            ax = axes[i, j]
+            for a in [a for a in (*ARMS, 'sft_control') if any(c['task'] == task and c['arm'] == a for c in curves)]:
+                pts = sorted({c['step'] for c in curves if c['task'] == task and c['arm'] == a})
+                if a == 'sft_control' and x == 'step': continue
+                stats = [mean_ci([c['test'] for c in curves if c['task'] == task and c['arm'] == a and c['step'] == s]) for s in pts]
+                xs = [next(c[x] for c in curves if c['task'] == task and c['arm'] == a and c['step'] == s) for s in pts]
+                mu = [m for m, _ in stats]; h = [0.0 if hh != hh else hh for _, hh in stats]
+                ax.plot(xs, mu, label=a.replace('_', ' '), ls='--' if a == 'sft_control' else '-')
+                ax.fill_between(xs, [m - e for m, e in zip(mu, h)], [m + e for m, e in zip(mu, h)], alpha=0.15)
+            for a, ls in (('base', ':'), ('sft_control', '-.')):
+                xs = [r['value'] for r in rows if r['task'] == task and r['arm'] == a]
+                if xs: ax.axhline(mean_ci(xs)[0], color='k', ls=ls, lw=1, label=f"{a.replace('_', ' ')} (chosen on valid)")
+            metric = next(r['metric_name'] for r in rows if r['task'] == task)
+            ax.set_xlabel('RL step' if x == 'step' else 'sequence forward passes'); ax.set_ylabel(f'test {metric}')
+            ax.set_title(task, fontsize=10); ax.legend(fontsize=7)
+    fig.tight_layout(); fig.savefig(out, dpi=120); plt.close(fig)
+    return Path(out)
