@@ -4,11 +4,11 @@
 
 # %% auto #0
 __all__ = ['POOLS', 'POOL_FRACS', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'TASK_POOLS', 'ARMS', 'PROTOCOL_TINY', 'TASK_PROTOCOL',
-           'T975', 'pool_of', 'solution_key', 'task_pools', 'sudoku_solve', 'sudoku_verifier_reward',
+           'T975', 'STUDY_COMMAND', 'pool_of', 'solution_key', 'task_pools', 'sudoku_solve', 'sudoku_verifier_reward',
            'protocol_rewards', 'split_metric', 'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes',
            'protocol_pools', 'train_base', 'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists',
            'run_protocol', 'protocol_config', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table',
-           'plot_gain']
+           'plot_gain', 'write_gain_figures', 'read_gain_csv', 'study_main']
 
 # %% ../nbs/19_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
@@ -359,3 +359,49 @@ def plot_gain(rows, curves, out):
             ax.set_title(task, fontsize=10); ax.legend(fontsize=7)
     fig.tight_layout(); fig.savefig(out, dpi=120); plt.close(fig)
     return Path(out)
+
+# %% ../nbs/19_rl_protocol.ipynb #975bd98f
+STUDY_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.protocol --root runs/rl_gain --out paper_figures --seeds 5 --workers 2'
+
+def _write_csv(path, rows, cols):
+    import csv
+    tmp = path.with_name(f'.tmp-{path.name}')
+    with open(tmp, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=cols, extrasaction='ignore'); w.writeheader(); w.writerows(rows)
+    tmp.replace(path)
+
+def write_gain_figures(rows, curves, out_dir, command=STUDY_COMMAND):
+    "rl_gain.csv, rl_gain_curves.csv, rl_gain.md and rl_gain.png/.pdf under `out_dir`; returns their paths."
+    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    _write_csv(out / 'rl_gain.csv', rows, ['task', 'arm', 'seed', 'metric_name', 'value'])
+    _write_csv(out / 'rl_gain_curves.csv', curves, ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test'])
+    md = (f"<!-- made by: {command} -->\n\nTest metric of the checkpoint chosen on validation, mean ± 95% t-interval over seeds; "
+          f"differences are paired by seed (same pools, same base).\n\n{gain_table(rows)}\n")
+    (out / 'rl_gain.md').write_text(md)
+    png = plot_gain(rows, curves, out / 'rl_gain.png'); plot_gain(rows, curves, out / 'rl_gain.pdf')
+    return [out / f for f in ('rl_gain.csv', 'rl_gain_curves.csv', 'rl_gain.md', 'rl_gain.png', 'rl_gain.pdf')]
+
+def read_gain_csv(path):
+    "The rows (or curve points) of a CSV written by `write_gain_figures`, numbers parsed."
+    import csv
+    num = lambda k, v: int(v) if k in ('seed', 'step') else float(v) if k in ('value', 'passes', 'valid', 'test') else v
+    return [{k: num(k, v) for k, v in r.items()} for r in csv.DictReader(open(path))]
+
+# %% ../nbs/19_rl_protocol.ipynb #9ada2427
+def study_main(argv=None):
+    "`python -m daca_grpo.protocol`: run (or finish) the study and write its figures."
+    import argparse
+    ap = argparse.ArgumentParser(prog='python -m daca_grpo.protocol', description='the verifier-only RL study (19_rl_protocol)')
+    ap.add_argument('--root', default='runs/rl_gain', help='where the stages of every (task, seed, arm) are kept')
+    ap.add_argument('--out', default='paper_figures', help='where rl_gain.{csv,md,png,pdf} go')
+    ap.add_argument('--tasks', nargs='+', default=list(TASK_PROTOCOL)); ap.add_argument('--arms', nargs='+', default=list(ARMS))
+    ap.add_argument('--seeds', type=int, default=5); ap.add_argument('--workers', type=int, default=2)
+    ap.add_argument('--collect-only', action='store_true', help='only write the figures from the stages on disk')
+    a = ap.parse_args(argv)
+    bad = [x for x in a.arms if x not in ARMS] + [t for t in a.tasks if t not in TASK_PROTOCOL]
+    if bad: ap.error(f"unknown arm or task {bad[0]!r}: arms {', '.join(ARMS)}; tasks {', '.join(TASK_PROTOCOL)}")
+    rows, curves = collect_study(a.root) if a.collect_only else run_study(a.root, a.tasks, range(a.seeds), a.arms, a.workers)
+    for p in write_gain_figures(rows, curves, a.out): print(p)
+    return 0
+
+if __name__ == '__main__' and 'IPython' not in __import__('sys').modules: raise SystemExit(study_main())
