@@ -255,7 +255,7 @@ PROTOCOL_TINY = {
     'sampler.gen_length': 32, 'sampler.steps': 16, 'sampler.block_length': 32, 'sampler.temperature': 1.0,
     'eval_sampler.gen_length': 32, 'eval_sampler.steps': 16, 'eval_sampler.block_length': 32, 'eval_sampler.temperature': 0.0,
     'sft.steps': 800, 'sft.lr': 2e-3, 'sft.batch_size': 32,
-    'optim.prompts_per_step': 32, 'optim.num_generations': 8, 'optim.lr': 1e-3, 'optim.max_steps': 120,
+    'optim.prompts_per_step': 32, 'optim.num_generations': 8, 'optim.lr': 5e-4, 'optim.max_steps': 120,
     'method.mu': 1, 'method.beta': 0.0, 'method.advantage_scale': 'group_std', 'method.p_mask_prompt': 0.0,
     'protocol.enabled': True, 'protocol.select_every': 10, 'protocol.base_select_every': 50,
     'log.save_every': 0, 'log.report_to': ['csv'], 'log.sample_log_every': 0}
