@@ -6,9 +6,9 @@
 __all__ = ['POOLS', 'POOL_FRACS', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'TASK_POOLS', 'ARMS', 'T975', 'STUDY_COMMAND', 'pool_of',
            'solution_key', 'task_pools', 'sudoku_solve', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric',
            'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools', 'train_base',
-           'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol', 'run_study',
-           'collect_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain', 'write_gain_figures', 'read_gain_csv',
-           'study_main']
+           'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol', 'rollout_diagnostics',
+           'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain', 'write_gain_figures',
+           'read_gain_csv', 'study_main']
 
 # %% ../nbs/19_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
@@ -248,6 +248,24 @@ def run_protocol(cfg, arms=None, out_dir=None, resume=False, progress=False, log
     if 'sft_control' in recs: result['sft_control'] = {m: recs['sft_control']['test']}
     _write_json(out / 'result.json', result)
     return result
+
+# %% ../nbs/19_rl_protocol.ipynb #100f4d7b
+@torch.no_grad()
+def rollout_diagnostics(model, tokenizer, task, dataset, sampler, n_prompts=64, group_size=8, seed=0) -> dict:
+    "Distinct completions per group of `group_size` rollouts with `sampler`, and (Sudoku) the fraction that overwrite a given cell."
+    from daca_grpo.sampler import generate
+    rows = dataset.select(range(min(n_prompts, len(dataset))))
+    enc = tokenizer([p for p in rows['prompt'] for _ in range(group_size)], padding=True, return_tensors='pt', add_special_tokens=False)
+    out = generate(model.eval(), enc['input_ids'], enc['attention_mask'], gen_length=sampler.gen_length, steps=sampler.steps,
+                   block_length=sampler.block_length, temperature=sampler.temperature, generator=torch.Generator().manual_seed(seed))
+    texts = tokenizer.batch_decode(out.completion_ids, skip_special_tokens=True)
+    groups = [texts[i:i + group_size] for i in range(0, len(texts), group_size)]
+    res = {'distinct_per_group': sum(len(set(g)) for g in groups) / len(groups)}
+    if task == 'tiny_sudoku':
+        pz = [p for p in rows['puzzle'] for _ in range(group_size)]
+        changed = [any(c != '0' and (_answer_digits(t) + '0' * 16)[j] != c for j, c in enumerate(p)) for t, p in zip(texts, pz)]
+        res['givens_overwritten'] = sum(changed) / len(changed)
+    return res
 
 # %% ../nbs/19_rl_protocol.ipynb #072606aa
 def _study_job(job):
