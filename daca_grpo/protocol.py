@@ -370,14 +370,17 @@ def _write_csv(path, rows, cols):
 
 def write_gain_figures(rows, curves, out_dir, command=STUDY_COMMAND):
     "rl_gain.csv, rl_gain_curves.csv, rl_gain.md and rl_gain.png/.pdf under `out_dir`; returns their paths."
-    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    from daca_grpo.study import _provenance
+    out, prov = Path(out_dir), _provenance(command)
+    out.mkdir(parents=True, exist_ok=True)
     _write_csv(out / 'rl_gain.csv', rows, ['task', 'arm', 'seed', 'metric_name', 'value'])
     _write_csv(out / 'rl_gain_curves.csv', curves, ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test'])
-    md = (f"<!-- made by: {command} -->\n\nTest metric of the checkpoint chosen on validation, mean ± 95% t-interval over seeds; "
+    md = (f"<!-- {prov} -->\n\nTest metric of the checkpoint chosen on validation, mean ± 95% t-interval over seeds; "
           f"differences are paired by seed (same pools, same base).\n\n{gain_table(rows)}\n")
     (out / 'rl_gain.md').write_text(md)
-    png = plot_gain(rows, curves, out / 'rl_gain.png'); plot_gain(rows, curves, out / 'rl_gain.pdf')
-    return [out / f for f in ('rl_gain.csv', 'rl_gain_curves.csv', 'rl_gain.md', 'rl_gain.png', 'rl_gain.pdf')]
+    plot_gain(rows, curves, out / 'rl_gain.png'); plot_gain(rows, curves, out / 'rl_gain.pdf')
+    (out / 'rl_gain.meta.txt').write_text(prov + '\n')
+    return [out / f for f in ('rl_gain.csv', 'rl_gain_curves.csv', 'rl_gain.md', 'rl_gain.png', 'rl_gain.pdf', 'rl_gain.meta.txt')]
 
 def read_gain_csv(path):
     "The rows (or curve points) of a CSV written by `write_gain_figures`, numbers parsed."
