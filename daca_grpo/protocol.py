@@ -320,15 +320,19 @@ def paired_diff(rows, task, a, b):
 def gain_table(rows) -> str:
     "Markdown: per task and arm, the test metric (mean, 95% CI, seeds) and its paired difference to the base and to the SFT control."
     out = ['| task | arm | seeds | test metric | minus base (paired) | minus SFT control (paired) |', '|---|---|---|---|---|---|']
-    fmt = lambda m, h: f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}]"
+    def fmt(m, h, n, n_arm):
+        if n == 0: return ''
+        out = f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}]" if h == h else f"{m:+.3f} (1 seed)"
+        return out + (f" ({n} seeds)" if h == h and n != n_arm else '')
     for task in sorted({r['task'] for r in rows}):
         metric = next(r['metric_name'] for r in rows if r['task'] == task)
         arms = [a for a in ('base', 'sft_control', *ARMS) if any(r['task'] == task and r['arm'] == a for r in rows)]
         for a in arms:
             xs = [r['value'] for r in rows if r['task'] == task and r['arm'] == a]
             m, h = mean_ci(xs)
-            cells = [fmt(*paired_diff(rows, task, a, b)[:2]) if a != b and b in arms and a not in ('base',) else '' for b in ('base', 'sft_control')]
-            out.append(f"| {task} | {a} | {len(xs)} | {metric} {m:.3f} ± {h:.3f} | {cells[0]} | {cells[1]} |")
+            cells = [fmt(*paired_diff(rows, task, a, b), len(xs)) if a != b and b in arms and a != 'base' else '' for b in ('base', 'sft_control')]
+            own = f"{m:.3f} ± {h:.3f}" if h == h else f"{m:.3f}"
+            out.append(f"| {task} | {a} | {len(xs)} | {metric} {own} | {cells[0]} | {cells[1]} |")
     return '\n'.join(out)
 
 # %% ../nbs/19_rl_protocol.ipynb #eeb0cb86
@@ -402,7 +406,8 @@ def study_main(argv=None):
     bad = [x for x in a.arms if x not in ARMS] + [t for t in a.tasks if t not in TASK_PROTOCOL]
     if bad: ap.error(f"unknown arm or task {bad[0]!r}: arms {', '.join(ARMS)}; tasks {', '.join(TASK_PROTOCOL)}")
     rows, curves = collect_study(a.root) if a.collect_only else run_study(a.root, a.tasks, range(a.seeds), a.arms, a.workers)
-    for p in write_gain_figures(rows, curves, a.out): print(p)
+    cmd = 'python -m daca_grpo.protocol ' + ' '.join(__import__('sys').argv[1:] if argv is None else argv)
+    for p in write_gain_figures(rows, curves, a.out, command=cmd): print(p)
     return 0
 
 if __name__ == '__main__' and 'IPython' not in __import__('sys').modules: raise SystemExit(study_main())
