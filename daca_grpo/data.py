@@ -37,7 +37,7 @@ def data_dir() -> Path:
     for root in _repo_roots():
         d = root.parent / 'shared' / 'data'
         if d.is_dir(): return d
-    raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the folder holding gsm8k/, math500/, countdown/, "
+    raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the folder holding gsm8k/, math500/, mbpp/, countdown/, "
                             f"sudoku/, jsonschemabench/ (looked for ../shared/data next to {[str(r) for r in _repo_roots()]})")
 
 # %% ../nbs/10_data.ipynb #408fe249
