@@ -82,7 +82,7 @@ def plot_protocol(result, out):
         ax.plot([x['passes'] for x in c], [x['test'] for x in c], marker='.', label=name.replace('_', ' '))
         best = next(x for x in c if x['step'] == st[name]['best_step'])
         ax.scatter([best['passes']], [best['test']], s=60, facecolors='none', edgecolors='k', zorder=3)
-    ax.set_xlabel('sequence forward passes'); ax.set_ylabel(f'test {m}'); ax.legend(fontsize=7)
+    ax.ticklabel_format(axis='x', style='sci', scilimits=(0, 0)); ax.set_xlabel('sequence forward passes'); ax.set_ylabel(f'test {m}'); ax.legend(fontsize=7)
     ax.set_title(f"{result['task']}, seed {result['seed']} (circles: chosen on validation)", fontsize=9)
     fig.tight_layout(); fig.savefig(out, dpi=110); plt.close(fig)
     return Path(out)

@@ -358,6 +358,7 @@ def plot_gain(rows, curves, out):
                 if xs: ax.axhline(mean_ci(xs)[0], color='k', ls=ls, lw=1, label=f"{a.replace('_', ' ')} (chosen on valid)")
             metric = next(r['metric_name'] for r in rows if r['task'] == task)
             ax.set_xlabel('RL step' if x == 'step' else 'sequence forward passes'); ax.set_ylabel(f'test {metric}')
+            if x == 'passes': ax.ticklabel_format(axis='x', style='sci', scilimits=(0, 0))
             ax.set_title(task, fontsize=10); ax.legend(fontsize=7)
     fig.tight_layout(); fig.savefig(out, dpi=120); plt.close(fig)
     return Path(out)
