@@ -7,8 +7,8 @@ __all__ = ['POOLS', 'POOL_FRACS', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'TASK_POOLS
            'solution_key', 'task_pools', 'sudoku_solve', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric',
            'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools', 'train_base',
            'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol', 'rollout_diagnostics',
-           'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain', 'write_gain_figures',
-           'read_gain_csv', 'study_main']
+           'study_seeds', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain',
+           'write_gain_figures', 'read_gain_csv', 'study_main']
 
 # %% ../nbs/19_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
@@ -277,14 +277,29 @@ def _study_job(job):
         fcntl.flock(lock, fcntl.LOCK_EX)
         return run_protocol(protocol_config(task, seed=seed, **overrides), arms=[arm], out_dir=out, resume=True, log=lambda s: None)
 
-def run_study(root, tasks=('tiny_sudoku', 'tiny_countdown'), seeds=range(5), arms=tuple(ARMS), workers=2, overrides=None, progress=True):
-    "Run every (task, seed, arm) of the study under `root` (cached: a rerun only does what is missing)."
+def study_seeds(task, n, overrides=None, log=print) -> list:
+    "The first `n` seeds whose pools can be built for `task` (a small task may lack distinct problems for some seed's split)."
+    from daca_grpo.trainer import build_model
+    seeds, seed = [], 0
+    while len(seeds) < n:
+        cfg = protocol_config(task, seed=seed, **(overrides or {}))
+        try: protocol_pools(cfg, build_model(cfg)[1]); seeds.append(seed)
+        except ValueError as e: log(f"{task}: seed {seed} skipped: {e}")
+        seed += 1
+        if seed > 10 * n: raise ValueError(f"{task}: fewer than {n} seeds with feasible pools among the first {seed}")
+    return seeds
+
+def run_study(root, tasks=('tiny_sudoku', 'tiny_countdown'), n_seeds=5, arms=tuple(ARMS), workers=2, overrides=None, progress=True):
+    "Run every (task, seed, arm) of the study under `root` (cached: a rerun only does what is missing); a failed job is reported, not fatal."
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing as mp
     from tqdm.auto import tqdm
-    jobs = [(t, s, a, str(root), dict(overrides or {})) for a in arms for s in seeds for t in tasks]
+    seeds = {t: study_seeds(t, n_seeds, overrides) for t in tasks}
+    jobs = [(t, s, a, str(root), dict(overrides or {})) for a in arms for i in range(n_seeds) for t in tasks for s in seeds[t][i:i + 1]]
     with ProcessPoolExecutor(workers, mp_context=mp.get_context('spawn')) as ex:
-        for r in tqdm(ex.map(_study_job, jobs), total=len(jobs), desc='study', disable=not progress): pass
+        futs = {ex.submit(_study_job, j): j for j in jobs}
+        for f in tqdm(futs, total=len(jobs), desc='study', disable=not progress):
+            if f.exception() is not None: print(f"study: job {futs[f][:3]} failed: {f.exception()!r}")
     return collect_study(root)
 
 # %% ../nbs/19_rl_protocol.ipynb #452054ac
@@ -406,7 +421,7 @@ def study_main(argv=None):
     a = ap.parse_args(argv)
     bad = [x for x in a.arms if x not in ARMS] + [t for t in a.tasks if t not in TASK_PROTOCOL]
     if bad: ap.error(f"unknown arm or task {bad[0]!r}: arms {', '.join(ARMS)}; tasks {', '.join(TASK_PROTOCOL)}")
-    rows, curves = collect_study(a.root) if a.collect_only else run_study(a.root, a.tasks, range(a.seeds), a.arms, a.workers)
+    rows, curves = collect_study(a.root) if a.collect_only else run_study(a.root, a.tasks, a.seeds, a.arms, a.workers)
     cmd = 'python -m daca_grpo.protocol ' + ' '.join(__import__('sys').argv[1:] if argv is None else argv)
     for p in write_gain_figures(rows, curves, a.out, command=cmd): print(p)
     return 0
