@@ -422,7 +422,9 @@ def study_main(argv=None):
     bad = [x for x in a.arms if x not in ARMS] + [t for t in a.tasks if t not in TASK_PROTOCOL]
     if bad: ap.error(f"unknown arm or task {bad[0]!r}: arms {', '.join(ARMS)}; tasks {', '.join(TASK_PROTOCOL)}")
     rows, curves = collect_study(a.root) if a.collect_only else run_study(a.root, a.tasks, a.seeds, a.arms, a.workers)
-    cmd = 'python -m daca_grpo.protocol ' + ' '.join(__import__('sys').argv[1:] if argv is None else argv)
+    import os, sys
+    rel = lambda s: os.path.relpath(s) if os.path.isabs(s) else s          # provenance names no machine's absolute paths
+    cmd = 'python -m daca_grpo.protocol ' + ' '.join(rel(s) for s in (sys.argv[1:] if argv is None else argv))
     for p in write_gain_figures(rows, curves, a.out, command=cmd): print(p)
     return 0
 
