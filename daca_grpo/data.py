@@ -6,9 +6,9 @@
 __all__ = ['SYSTEM_PROMPT', 'SUDOKU_SYSTEM_PROMPT', 'MATH_TRAIN_INSTRUCTION', 'COUNTDOWN_TRAIN_TEMPLATE',
            'GSM_EVAL_SYSTEM_PROMPT', 'MATH500_EVAL_SYSTEM_PROMPT', 'COUNTDOWN_EVAL_SYSTEM_PROMPT', 'EVAL_PREFILL',
            'JSON_TRAIN_TEMPLATE', 'JSON_EVAL_SYSTEM_PROMPT', 'TASKS', 'JSONSCHEMABENCH_SUBSETS', 'data_dir',
-           'read_records', 'load_records', 'task_messages', 'render_prompt', 'build_prompt', 'load_gsm8k',
-           'load_math500', 'load_countdown', 'load_sudoku', 'load_jsonschemabench', 'solve_countdown',
-           'example_instance', 'corrupt_instance']
+           'fixture_data_dir', 'use_fixtures_if_no_data', 'skip_without_full_data', 'read_records', 'load_records',
+           'task_messages', 'render_prompt', 'build_prompt', 'load_gsm8k', 'load_math500', 'load_countdown',
+           'load_sudoku', 'load_jsonschemabench', 'solve_countdown', 'example_instance', 'corrupt_instance']
 
 # %% ../nbs/10_data.ipynb #13ca305f
 import os, re, json, csv, math, itertools
@@ -39,6 +39,29 @@ def data_dir() -> Path:
         if d.is_dir(): return d
     raise FileNotFoundError("benchmark data not found: set DACA_DATA_DIR to the folder holding gsm8k/, math500/, mbpp/, countdown/, "
                             f"sudoku/, jsonschemabench/ (looked for ../shared/data next to {[str(r) for r in _repo_roots()]})")
+
+# %% ../nbs/10_data.ipynb #e13d3c7a
+def fixture_data_dir():
+    "The committed benchmark excerpts (`tests/fixtures/data` in the repository), or None outside a checkout."
+    for root in _repo_roots():
+        d = root / 'tests' / 'fixtures' / 'data'
+        if d.is_dir(): return d
+
+def use_fixtures_if_no_data() -> bool:
+    "True if the full benchmark data is found; else point `DACA_DATA_DIR` at the fixtures (one line says so) and return False."
+    fx = fixture_data_dir()
+    try: d = data_dir()
+    except FileNotFoundError as e: missing = e
+    else: return fx is None or d.resolve() != fx.resolve()     # already on the fixtures (an earlier call in this process)
+    if fx is None: raise FileNotFoundError(f"{missing}; and no tests/fixtures/data in this checkout") from None
+    os.environ['DACA_DATA_DIR'] = str(fx)
+    print(f"benchmark data not found: using the excerpts in {fx.relative_to(fx.parents[2])} (full-data checks skipped)")
+    return False
+
+def skip_without_full_data(full: bool, what: str) -> bool:
+    "True (print a one-line reason) when `full` is False: `if skip_without_full_data(FULL_DATA, 'the oracle'): ...`."
+    if not full: print(f"skipped: {what} needs the full benchmark data (set DACA_DATA_DIR)")
+    return not full
 
 # %% ../nbs/10_data.ipynb #408fe249
 def read_records(path) -> list[dict]:
