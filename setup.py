@@ -31,9 +31,11 @@ setuptools.setup(
                + ['Programming Language :: Python :: ' + o for o in py_versions[py_versions.index(min_python):]]
                + (['License :: ' + lic[1]] if lic[1] else []),
     url=cfg['git_url'],
-    packages=setuptools.find_packages(include=['daca_grpo', 'daca_grpo.*']),
+    # the repository's configs/ ships inside the package as daca_grpo/configs (`daca-grpo train d1/gsm8k_diffu_grpo_dps.yaml`)
+    packages=setuptools.find_packages(include=['daca_grpo', 'daca_grpo.*']) + ['daca_grpo.configs'],
+    package_dir={'daca_grpo.configs': 'configs'},
     include_package_data=True,
-    package_data={'daca_grpo': ['configs/**/*.yaml', 'configs/*.yaml']},
+    package_data={'daca_grpo.configs': ['*.yaml', '*/*.yaml']},
     install_requires=requirements,
     extras_require={'plot': plot_requirements, 'dev': dev_requirements},
     dependency_links=cfg.get('dep_links', '').split(),

@@ -4,14 +4,14 @@
 
 # %% auto #0
 __all__ = ['PLOT_PANELS', 'plot_run', 'task_eval_fn', 'run_sft', 'plot_protocol', 'run_protocol_job', 'run_train', 'report',
-           'main']
+           'check_model_path', 'dry_run', 'yaml_text', 'main']
 
 # %% ../nbs/17_cli.ipynb #92db9a8c
-import argparse, json, sys, time
+import argparse, json, os, sys, time
 from pathlib import Path
-import torch
-from .config import parse_args, ConfigError, PRESETS, save_config
-from .trainer import GRPOTrainer, build_model
+from .config import parse_args, ConfigError, PRESETS, save_config, describe_config, list_configs, config_to_dict
+# torch, the trainer and the models are imported inside the functions that use them, so `daca-grpo --help`,
+# `--show-config`, `--list-keys` and config errors answer in a fraction of a second
 
 # %% ../nbs/17_cli.ipynb #5e5d0219
 PLOT_PANELS = [('reward', ('reward', 'rewards/')), ('eval accuracy', ('eval/',)), ('KL to reference', ('kl',)),
@@ -62,8 +62,8 @@ def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
 def run_sft(cfg, model, tokenizer, progress=True):
     "Masked-diffusion SFT of `model` on the task's solved training examples for `cfg.sft.steps` steps."
     from daca_grpo.sft import sft_train
-    from daca_grpo.evaluate import get_task
-    ds = get_task(cfg.data.task).load_train(tokenizer)
+    from daca_grpo.trainer import load_train_data
+    ds = load_train_data(cfg, tokenizer)[1]
     if 'target_completion' not in ds.column_names:
         raise ValueError(f"sft needs solved examples: task {cfg.data.task!r} has no 'target_completion' column")
     return sft_train(model, tokenizer, ds, gen_length=cfg.sampler.gen_length, steps=cfg.sft.steps, lr=cfg.sft.lr,
@@ -90,7 +90,9 @@ def plot_protocol(result, out):
 # %% ../nbs/17_cli.ipynb #cb63a650
 def run_protocol_job(cfg, resume=False, progress=True):
     "`protocol.enabled`: `run_protocol` with the config's own method; also saves the RL model to `final/` and `protocol.png`."
+    import torch
     from daca_grpo.protocol import run_protocol, arm_of, _write_json
+    from daca_grpo.trainer import build_model
     out = Path(cfg.log.output_dir)
     result = run_protocol(cfg, out_dir=out, resume=resume, progress=progress)
     model, tok, _ = build_model(cfg)
@@ -104,8 +106,9 @@ def run_protocol_job(cfg, resume=False, progress=True):
 def run_train(cfg, resume=False, progress=True):
     "Train as configured; returns a dict with the before/after evaluation and the paths written."
     if cfg.protocol.enabled: return run_protocol_job(cfg, resume=resume, progress=progress)
-    from accelerate import Accelerator
+    import torch
     from daca_grpo.checkpoint import latest_checkpoint
+    from daca_grpo.trainer import GRPOTrainer, build_model
     t0 = time.time()
     out = Path(cfg.log.output_dir)
     from accelerate.utils import set_seed
@@ -153,51 +156,138 @@ def report(cfg, result):
     return '\n'.join(lines)
 
 # %% ../nbs/17_cli.ipynb #751cea81
-def _config_argv(args):
-    argv = []
-    if args.config: argv += ['--config', args.config]
-    if args.preset: argv += ['--preset', args.preset]
-    return argv + list(args.overrides)
+def _is_local_path(s) -> bool: return str(s).startswith(('/', '.', '~')) or Path(str(s)).expanduser().exists()
 
-def main(argv=None):
-    "Entry point of the `daca-grpo` console script."
-    argv = sys.argv[1:] if argv is None else list(argv)
+def check_model_path(value, field='model.path'):
+    "A model given as a local path must exist (a hub name is left to `from_pretrained`); else a `ConfigError` naming `field`."
+    if value and _is_local_path(value) and not Path(str(value)).expanduser().exists():
+        raise ConfigError(f"{field}={value}: no such directory (give a local model folder or a Hugging Face model name)")
+
+def _split_positionals(args, extra):
+    "`train [CONFIG] [key=value ...]` in any order with the flags: (config or None, overrides); a stray option fails."
+    bad = [a for a in extra if a.startswith('-')]
+    if bad: raise ConfigError(f"unknown option {bad[0]}: see daca-grpo {args.cmd} --help")
+    pos = list(args.args) + list(extra)
+    configs = [a for a in pos if '=' not in a]
+    if len(configs) > 1: raise ConfigError(f"one config file at most, got {configs}: overrides are written key=value")
+    return (configs[0] if configs else None), [a for a in pos if '=' in a]
+
+# %% ../nbs/17_cli.ipynb #3a6fb1e5
+def _plan_tokenizer(cfg):
+    "(tokenizer, note): the model's own tokenizer when it can be read without a download, else the built-in one."
+    from daca_grpo.tokenizer import build_tokenizer
+    path = cfg.model.init_from or cfg.model.path
+    if path is None: return build_tokenizer(), 'built-in'
+    check_model_path(path, 'model.init_from' if cfg.model.init_from else 'model.path')
+    try:
+        from transformers import AutoTokenizer
+        return AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=cfg.model.trust_remote_code), str(path)
+    except (OSError, ValueError):
+        return build_tokenizer(), f"built-in ({path} is not available offline: prompt lengths are not the model's)"
+
+def dry_run(cfg) -> str:
+    "The plan of the run `cfg` (data loaded, rewards built, no model weights) as lines of text; bad data raises `ConfigError`."
+    from daca_grpo.evaluate import _limit
+    from daca_grpo.protocol import rl_step_passes
+    from daca_grpo.trainer import load_train_data
+    tok, tok_note = _plan_tokenizer(cfg)
+    try: spec, train = load_train_data(cfg, tok); evals = _limit(spec.load_eval(tok), cfg.data.eval_size)
+    except ConfigError: raise
+    except (FileNotFoundError, ValueError, KeyError) as e: raise ConfigError(f"data.task={cfg.data.task}: {e}") from None
+    if cfg.protocol.enabled:                 # the protocol draws its own disjoint pools: build them (a seed may lack enough problems)
+        from daca_grpo.protocol import protocol_pools
+        try: pools = protocol_pools(cfg, tok)
+        except ValueError as e: raise ConfigError(f"seed={cfg.seed}: {e}") from None
+        data_line = 'data (protocol pools, disjoint by solution): ' + ', '.join(f"{k} {len(v)}" for k, v in pools.items())
+    else: data_line = f"data: {len(train)} training prompts, {len(evals)} evaluation problems ({spec.metric_name})"
+    o, s = cfg.optim, cfg.sampler
+    rollouts = o.prompts_per_step * o.num_generations
+    method = cfg.method.name + (' + DPS' if cfg.dps.enabled else '') + (f' + SML (K={cfg.sml.K})' if cfg.sml.enabled else '')
+    out = Path(cfg.log.output_dir)
+    return '\n'.join([
+        f"run {cfg.name}: {method} on {cfg.data.task}, seed {cfg.seed}" + (' (the verifier-only protocol: base, RL, SFT control)' if cfg.protocol.enabled else ''),
+        f"model: {cfg.model.init_from or cfg.model.path or 'tiny (built in)'}, {cfg.model.finetune}, {cfg.model.dtype}; tokenizer: {tok_note}",
+        data_line,
+        f"rewards: {', '.join(f.__name__ for f in spec.reward_funcs)}" + (f" (weights {spec.reward_weights})" if spec.reward_weights else ''),
+        f"steps: {o.max_steps} x {o.prompts_per_step} prompts x {o.num_generations} completions = {rollouts} rollouts per step, {o.max_steps * rollouts} in all",
+        f"sampler: {s.gen_length} tokens, {s.steps} steps, block {s.block_length}, temperature {s.temperature}; mu {cfg.method.mu}, beta {cfg.method.beta}",
+        f"forward passes per step: {rl_step_passes(cfg):,.0f} sequence passes; SFT warm start: {cfg.sft.steps} steps",
+        f"outputs: {out}" + (' (already holds a run: --resume continues it)' if out.exists() and any(out.iterdir()) else '')])
+
+# %% ../nbs/17_cli.ipynb #01a6433a
+def _parser():
     p = argparse.ArgumentParser(prog='daca-grpo', description='DACA-GRPO: RL for masked diffusion LMs (diffu-GRPO, wd1, GDPO + DPS, SML)')
     sub = p.add_subparsers(dest='cmd', required=True)
     for name, hlp in (('train', 'train with GRPO (no arguments: the CPU quickstart)'), ('sft', 'masked-diffusion SFT warm start')):
         s = sub.add_parser(name, help=hlp)
-        s.add_argument('config', nargs='?', help='YAML config (optional)')
-        s.add_argument('overrides', nargs='*', help='dotted overrides, e.g. method.name=wd1 dps.enabled=true')
+        s.add_argument('args', nargs='*', metavar='[CONFIG] [key=value ...]',
+                       help='a YAML file or shipped config name (see --list-configs), then dotted overrides, e.g. method.name=wd1 dps.enabled=true')
         s.add_argument('--preset', default=None, help=f"one of: {', '.join(PRESETS)}")
         s.add_argument('--no-progress', action='store_true')
-        if name == 'train': s.add_argument('--resume', action='store_true', help='continue from the newest checkpoint in log.output_dir')
-        else: s.add_argument('--out', required=True, help='directory to save the SFT model and tokenizer')
+        s.add_argument('--show-config', action='store_true', help='print the resolved config as YAML and exit')
+        s.add_argument('--list-keys', action='store_true', help='print every config key with its type, default and help, and exit')
+        s.add_argument('--list-configs', action='store_true', help='print the names of the shipped configs and exit')
+        if name == 'train':
+            s.add_argument('--resume', action='store_true', help='continue from the newest checkpoint in log.output_dir')
+            s.add_argument('--dry-run', action='store_true', help='validate, load the data, build the rewards, print the plan; no model weights')
+        else: s.add_argument('--out', help='directory to save the SFT model and tokenizer')
     sub.add_parser('eval', help='evaluate a model or score a generation file (see daca-grpo eval -h)', add_help=False)
     sp = sub.add_parser('plot', help='plot the curves of a run'); sp.add_argument('run_dir')
+    return p
+
+# %% ../nbs/17_cli.ipynb #459af057
+def _main(argv):
     if argv[:1] == ['eval']:
         from daca_grpo.evaluate import eval_main
-        eval_main(argv[1:])                     # prints a Markdown table; errors raise
+        eval_main(argv[1:])                     # prints a Markdown table
         return 0
-    args = p.parse_args(argv)
-    if args.cmd == 'plot': print(plot_run(args.run_dir)); return 0
-    if args.config and '=' in args.config: args.overrides, args.config = [args.config] + args.overrides, None
-    if args.preset is None: args.preset = 'quickstart' if (args.cmd == 'train' and not args.config and not args.overrides) else 'tiny'
-    from accelerate import PartialState
-    try: cfg = parse_args(_config_argv(args), num_processes=PartialState().num_processes)
-    except ConfigError as e: print(f"daca-grpo: config error: {e}", file=sys.stderr); return 2
-    if args.cmd == 'sft':
-        from accelerate.utils import set_seed
-        set_seed(cfg.seed)
-        model, tok, _ = build_model(cfg)
-        torch.manual_seed(cfg.seed)
-        hist = run_sft(cfg, model.train(), tok, progress=not args.no_progress)
-        model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
-        print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
-        return 0
-    from daca_grpo.protocol import ProtocolExists
-    try: result = run_train(cfg, resume=args.resume, progress=not args.no_progress)
-    except ProtocolExists as e: print(f"daca-grpo: {e}", file=sys.stderr); return 2
+    p = _parser()
+    args, extra = p.parse_known_args(argv)
+    if args.cmd == 'plot': print(plot_run(_run_dir(args.run_dir))); return 0
+    if args.list_keys: print(describe_config(help=True)); return 0
+    if args.list_configs: print('\n'.join(list_configs())); return 0
+    config, overrides = _split_positionals(args, extra)
+    preset = args.preset or ('quickstart' if args.cmd == 'train' and not config else 'tiny')
+    cfg = parse_args((['--config', config] if config else []) + ['--preset', preset] + overrides,
+                     num_processes=int(os.environ.get('WORLD_SIZE', 1)))      # accelerate launch sets WORLD_SIZE
+    if args.show_config: print(yaml_text(cfg)); return 0
+    if getattr(args, 'dry_run', False): print(dry_run(cfg)); return 0
+    check_model_path(cfg.model.path); check_model_path(cfg.model.init_from, 'model.init_from')
+    if args.cmd == 'sft': return _sft_job(cfg, args)
+    result = run_train(cfg, resume=args.resume, progress=not args.no_progress)
     if result: print('\n' + report(cfg, result))
     return 0
+
+def _run_dir(d):
+    "A directory holding `metrics.csv`, or a `ConfigError` saying where such directories are."
+    d = Path(d)
+    if (d / 'metrics.csv').is_file(): return d
+    inner = sorted(str(q.parent) for q in d.glob('*/metrics.csv'))
+    raise ConfigError(f"plot {d}: no metrics.csv there" + (f" (runs inside it: {', '.join(inner)})" if inner else
+                      " (give the log.output_dir of a run)"))
+
+def _sft_job(cfg, args):
+    import torch
+    from accelerate.utils import set_seed
+    from daca_grpo.trainer import build_model
+    if not args.out: raise ConfigError("sft needs --out DIR: where to save the SFT model and tokenizer")
+    set_seed(cfg.seed)
+    model, tok, _ = build_model(cfg)
+    torch.manual_seed(cfg.seed)
+    hist = run_sft(cfg, model.train(), tok, progress=not args.no_progress)
+    model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
+    print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
+    return 0
+
+def yaml_text(cfg) -> str:
+    import yaml
+    return yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120).rstrip()
+
+def main(argv=None):
+    "Entry point of the `daca-grpo` console script: errors a user can fix are one line on stderr and exit code 2."
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try: return _main(argv)
+    except (ConfigError, FileExistsError) as e:                 # FileExistsError: a run directory in use (the protocol's ProtocolExists)
+        print(f"daca-grpo: {e}", file=sys.stderr); return 2
 
 if __name__ == '__main__' and 'IPython' not in sys.modules: sys.exit(main())   # python -m daca_grpo.cli (accelerate launch -m)

@@ -225,7 +225,7 @@ def _code_module():
         return code_rewards
     except ImportError as e:
         raise ImportError("the code tasks (mbpp, humaneval, tiny_code) need daca_grpo.code_rewards and daca_grpo.sandbox: "
-                          "install/merge the sandbox module (branch issue5-sandbox, nbs/07_sandbox and nbs/08_code_rewards)") from e
+                          "reinstall daca_grpo with its sandbox (daca_grpo.sandbox, nbs/07_sandbox and nbs/08_code_rewards)") from e
 
 MBPP_FIELDS = ('test_setup_code', 'challenge_test_list', 'test_imports')
 HUMANEVAL_FIELDS = ('entry_point', 'code_prompt')
@@ -505,13 +505,32 @@ def _load_model(name, device, dtype):
     model, tokenizer, _ = load_dllm(name, dtype=getattr(torch, dtype) if dtype else None, device=device)
     return model, tokenizer
 
+def _check_eval_args(a):
+    "A `ConfigError` (one line, naming the flag and the fix) for arguments `eval_main` cannot run with."
+    from daca_grpo.config import ConfigError
+    if a.steps is not None and a.steps < 1: raise ConfigError(f"--steps {a.steps}: must be >= 1 (or leave it out: gen_length / 2)")
+    if a.limit is not None and a.limit < 1: raise ConfigError(f"--limit {a.limit}: must be >= 1 (or leave it out: the whole test set)")
+    if a.batch_size < 1: raise ConfigError(f"--batch-size {a.batch_size}: must be >= 1")
+    bad = [L for L in _lengths(a.gen_length) if L < 1]
+    if bad: raise ConfigError(f"--gen-length {bad[0]}: must be >= 1")
+    if a.task is not None and a.task not in task_names():
+        import difflib
+        close = difflib.get_close_matches(a.task, task_names(), n=1)
+        raise ConfigError(f"--task {a.task}: unknown task" + (f" (did you mean {close[0]!r}?)" if close else '') + f"; one of {', '.join(task_names())}")
+    for f in a.score or []:
+        if not Path(f).is_file(): raise ConfigError(f"--score {f}: no such file")
+    m = a.model
+    if m and m != 'tiny' and (str(m).startswith(('/', '.', '~')) or Path(m).exists()) and not Path(m).expanduser().is_dir():
+        raise ConfigError(f"--model {m}: no such directory (a local model folder, a Hugging Face model name, or 'tiny')")
+    if not a.score and (not a.model or not a.task): raise ConfigError('--model and --task are required (or --score FILE)')
+
 def eval_main(argv=None) -> list[dict]:
     "CLI: evaluate `--model` on `--task` at each `--gen-length`, or `--score` files; prints a Markdown table, returns the summaries."
     a = eval_parser().parse_args(argv)
+    _check_eval_args(a)
     if a.score:
         summaries = [score_file(f, a.task) for f in a.score]
     else:
-        if not a.model or not a.task: raise SystemExit('daca-grpo eval: --model and --task are required (or --score FILE)')
         spec = get_task(a.task)
         device = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
         model, tokenizer = _load_model(a.model, device, a.dtype or ('bfloat16' if str(device).startswith('cuda') else None))
