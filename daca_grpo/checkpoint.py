@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['CKPT_RE', 'STATE_FILE', 'OPTIM_FILE', 'SCHED_FILE', 'MODEL_DIR', 'capture_rng_state', 'restore_rng_state',
-           'trainable_state_dict', 'checkpoint_name', 'rng_file', 'list_checkpoints', 'latest_checkpoint',
-           'prune_checkpoints', 'save_checkpoint', 'load_checkpoint']
+           'trainable_state_dict', 'CheckpointCorrupt', 'checkpoint_name', 'rng_file', 'list_checkpoints',
+           'latest_checkpoint', 'prune_checkpoints', 'save_checkpoint', 'load_checkpoint', 'load_latest_checkpoint']
 
 # %% ../nbs/13_checkpoint.ipynb #87decd85
 import json, os, random, re, shutil, warnings, inspect
@@ -62,11 +62,16 @@ def _save_model(model, d):
     save_file({k: v.detach().to('cpu').contiguous().clone() for k, v in sd.items()}, str(d / 'model.safetensors'))
     return fmt
 
+class CheckpointCorrupt(RuntimeError):
+    "A checkpoint file that cannot be read (a truncated or damaged write); the message names the file."
+
 def _load_model(model, d, fmt):
     files = sorted(d.glob('*.safetensors'))
     if not files: raise FileNotFoundError(f"no .safetensors weights in {d}")
     sd, model = {}, _unwrap(model)
-    for f in files: sd.update(load_file(str(f)))
+    for f in files:
+        try: sd.update(load_file(str(f)))
+        except Exception as e: raise CheckpointCorrupt(f"{f}: unreadable weights ({type(e).__name__}: {e})") from None
     if fmt == 'peft':
         if not _is_peft(model): raise TypeError(f"{d} holds a peft adapter: load it into the peft-wrapped model")
         from peft import set_peft_model_state_dict
@@ -170,6 +175,11 @@ def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None
     return final
 
 # %% ../nbs/13_checkpoint.ipynb #d919ec5b
+def _torch_load(f, map_location):
+    try: return torch.load(f, map_location=map_location, weights_only=True)
+    except Exception as e:                                   # truncated zip, bad pickle, EOF: the file is damaged
+        raise CheckpointCorrupt(f"{f}: unreadable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
+
 def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators=None, process_index=0,
                     restore_rng=True, map_location='cpu'):
     "Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`."
@@ -177,16 +187,29 @@ def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators
     if not (path / STATE_FILE).is_file():
         hint = f" (newest checkpoint there: {latest_checkpoint(path).name})" if latest_checkpoint(path) else ''
         raise FileNotFoundError(f"{path} is not a complete checkpoint: no {STATE_FILE}{hint}; use latest_checkpoint(output_dir)")
-    state = json.loads((path / STATE_FILE).read_text())
+    try: state = json.loads((path / STATE_FILE).read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise CheckpointCorrupt(f"{path / STATE_FILE}: unreadable ({e})") from None
     if model is not None:
         if state['model_format'] is None: raise ValueError(f"{path} was saved without model weights")
         _load_model(model, path / MODEL_DIR, state['model_format'])
     for obj, fname in ((optimizer, OPTIM_FILE), (scheduler, SCHED_FILE)):
         if obj is None: continue
         if not (path / fname).is_file(): raise FileNotFoundError(f"{path / fname} missing: the checkpoint was saved without it")
-        obj.load_state_dict(torch.load(path / fname, map_location=map_location, weights_only=True))
+        obj.load_state_dict(_torch_load(path / fname, map_location))
     if restore_rng:
         f = path / rng_file(process_index)
-        if f.is_file(): restore_rng_state(torch.load(f, weights_only=True), generators)
+        if f.is_file(): restore_rng_state(_torch_load(f, 'cpu'), generators)
         else: warnings.warn(f"{f.name} not in {path} (saved with {state['num_processes']} processes): random streams not restored")
     return state['step'], state['extra']
+
+def load_latest_checkpoint(output_dir, model=None, optimizer=None, scheduler=None, generators=None, process_index=0, **kw):
+    """Load the newest checkpoint under `output_dir` that reads back whole; a damaged one is skipped with a warning naming
+    its bad file. Returns `(path, step, extra)`, or None when there is no checkpoint (a `CheckpointCorrupt` when none is intact)."""
+    cks, bad = list_checkpoints(output_dir)[::-1], []
+    for _, ck in cks:
+        try: return (ck, *load_checkpoint(ck, model, optimizer, scheduler, generators, process_index, **kw))
+        except CheckpointCorrupt as e:
+            bad.append(str(e))
+            warnings.warn(f"checkpoint {ck.name} is damaged ({e}): falling back to an older one")
+    if bad: raise CheckpointCorrupt(f"no intact checkpoint in {output_dir}: " + '; '.join(bad))
+    return None
