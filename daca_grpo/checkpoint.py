@@ -139,8 +139,9 @@ def prune_checkpoints(output_dir, keep_last):
 
 # %% ../nbs/13_checkpoint.ipynb #cafb52d8
 def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None, generators=None, extra=None,
-                    keep_last=3, process_index=0, num_processes=1, barrier=None):
-    "Atomically write `checkpoint-{step:08d}` under `output_dir`; returns its path (on every process)."
+                    keep_last=3, process_index=0, num_processes=1, barrier=None, extra_models=None):
+    """Atomically write `checkpoint-{step:08d}` under `output_dir`; returns its path (on every process).
+    `extra_models`: {name: model} saved beside the model (e.g. a reference model that changes during training)."""
     out = Path(output_dir); final = out / checkpoint_name(step); tmp = out / f'.tmp-{final.name}'
     main, barrier = process_index == 0, barrier or (lambda: None)
     if keep_last is not None and keep_last < 1: raise ValueError(f"keep_last={keep_last} must be >= 1 or None (keep all)")
@@ -153,6 +154,7 @@ def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None
         torch.save(capture_rng_state(generators), tmp / rng_file(process_index))
         if main:
             fmt = _save_model(model, tmp / MODEL_DIR) if model is not None else None
+            for name, m in (extra_models or {}).items(): _save_model(m, tmp / f'extra_model_{name}')
             if optimizer is not None: torch.save(optimizer.state_dict(), tmp / OPTIM_FILE)
             if scheduler is not None: torch.save(scheduler.state_dict(), tmp / SCHED_FILE)
             state = {'step': int(step), 'model_format': fmt, 'num_processes': int(num_processes), 'extra': extra or {}}
@@ -181,7 +183,7 @@ def _torch_load(f, map_location):
         raise CheckpointCorrupt(f"{f}: unreadable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
 
 def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators=None, process_index=0,
-                    restore_rng=True, map_location='cpu'):
+                    restore_rng=True, map_location='cpu', extra_models=None):
     "Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`."
     path = Path(path)
     if not (path / STATE_FILE).is_file():
@@ -192,6 +194,10 @@ def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators
     if model is not None:
         if state['model_format'] is None: raise ValueError(f"{path} was saved without model weights")
         _load_model(model, path / MODEL_DIR, state['model_format'])
+    for name, m in (extra_models or {}).items():
+        d = path / f'extra_model_{name}'
+        if not d.is_dir(): raise FileNotFoundError(f"{d} missing: the checkpoint was saved without its {name!r} model")
+        _load_model(m, d, 'state_dict')
     for obj, fname in ((optimizer, OPTIM_FILE), (scheduler, SCHED_FILE)):
         if obj is None: continue
         if not (path / fname).is_file(): raise FileNotFoundError(f"{path / fname} missing: the checkpoint was saved without it")

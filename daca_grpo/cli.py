@@ -209,7 +209,7 @@ def dry_run(cfg) -> str:
     "The plan of the run `cfg` (data loaded, rewards built, no model weights) as lines of text; bad data raises `ConfigError`."
     from daca_grpo.evaluate import _limit
     from daca_grpo.protocol import rl_step_passes
-    from daca_grpo.trainer import load_train_data
+    from daca_grpo.trainer import load_train_data, task_reward_funcs
     tok, tok_note = _plan_tokenizer(cfg)
     try: spec, train = load_train_data(cfg, tok); evals = _limit(spec.load_eval(tok), cfg.data.eval_size)
     except ConfigError: raise
@@ -228,7 +228,7 @@ def dry_run(cfg) -> str:
         f"run {cfg.name}: {method} on {cfg.data.task}, seed {cfg.seed}" + (' (the verifier-only protocol: base, RL, SFT control)' if cfg.protocol.enabled else ''),
         f"model: {cfg.model.init_from or cfg.model.path or 'tiny (built in)'}, {cfg.model.finetune}, {cfg.model.dtype}; tokenizer: {tok_note}",
         data_line,
-        f"rewards: {', '.join(f.__name__ for f in spec.reward_funcs)}" + (f" (weights {spec.reward_weights})" if spec.reward_weights else ''),
+        f"rewards: {', '.join(f.__name__ for f in task_reward_funcs(cfg, spec))}" + (f" (weights {spec.reward_weights})" if spec.reward_weights else ''),
         f"steps: {o.max_steps} x {o.prompts_per_step} prompts x {o.num_generations} completions = {rollouts} rollouts per step, {o.max_steps * rollouts} in all",
         f"sampler: {s.gen_length} tokens, {s.steps} steps, block {s.block_length}, temperature {s.temperature}; mu {cfg.method.mu}, beta {cfg.method.beta}",
         f"forward passes per step: {rl_step_passes(cfg):,.0f} sequence passes; SFT warm start: {cfg.sft.steps} steps",

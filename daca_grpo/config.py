@@ -44,13 +44,11 @@ TaskName = Literal['gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 
 class DataConfig:
     "The task, where its data lives, and how much of it is used."
     task: TaskName = 'tiny_math'
-    path: Optional[str] = None               # None = the task's default local copy
-    split: str = 'train'
-    eval_split: str = 'test'
+    path: Optional[str] = None               # the training data: a local file or a hub name; None = the task's default copy
     max_train_prompts: Optional[int] = None  # None = the whole split
     eval_size: Optional[int] = 64            # None = the whole eval split (GSM8K test: 1319; Sudoku: 256, as the paper)
     max_prompt_length: Optional[int] = None  # prompts are left-truncated to this many tokens; d1 train.yaml max_prompt_length: 200
-    prompt_style: Literal['d1_train', 'd1_eval'] = 'd1_train'
+    d1_compat: bool = False                  # d1's reward functions exactly as d1 wrote them, known bugs included (the d1 presets)
 
 # %% ../nbs/12_config.ipynb #854ed6d5
 @dataclass
@@ -441,6 +439,8 @@ def validate(cfg, num_processes=1):
     need(lg.keep_last is None or lg.keep_last >= 1, f"log.keep_last={lg.keep_last} must be >= 1 or none (keep all)")
     need(len(set(lg.report_to)) == len(lg.report_to), f"log.report_to={lg.report_to} lists a logger twice")
     need(d.path is None or not d.task.startswith('tiny_'), f"data.path={d.path}: data.task={d.task} is generated and reads no file: unset data.path")
+    need(not d.d1_compat or d.task in ('gsm8k', 'math', 'countdown', 'sudoku'),
+         f"data.d1_compat=true reproduces d1's rewards, which exist for gsm8k, math, countdown and sudoku, not {d.task!r}: set it to false")
     # SFT
     sf = cfg.sft
     need(sf.steps >= 0, f"sft.steps={sf.steps} must be >= 0 (0 = no SFT warm start)")
@@ -498,7 +498,7 @@ def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_g
         model=ModelConfig(path=model_path, finetune='lora', dtype='bfloat16',     # use_peft: true, torch_dtype: bfloat16
                           lora_r=128, lora_alpha=64, lora_dropout=0.05,           # train.yaml lora_r / lora_alpha / lora_dropout
                           load_in_4bit=True, gradient_checkpointing=False),       # train.yaml load_in_4bit: true, gradient_checkpointing: false
-        data=DataConfig(task=task, eval_size=D1_EVAL_SIZE.get(task), prompt_style='d1_train', max_prompt_length=200),  # train.yaml max_prompt_length: 200
+        data=DataConfig(task=task, eval_size=D1_EVAL_SIZE.get(task), d1_compat=task in D1_MAX_STEPS, max_prompt_length=200),  # train.yaml max_prompt_length: 200
         sampler=SamplerConfig(gen_length=256, steps=128, block_length=32,        # max_completion_length 256, diffusion_steps 128, block_length 32
                               temperature=0.9, remasking='low_confidence'),       # DiffuGRPOConfig temperature 0.9; remasking: low_confidence
         eval_sampler=SamplerConfig(gen_length=256, steps=128, block_length=32, temperature=0.0),  # greedy, N = L/2, block 32 (the paper's protocol)

@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['REFERENCE_FILE', 'build_model', 'compute_rewards', 'round_prompt_indices', 'rollout_round', 'CSVLogger',
-           'load_train_data', 'available_trackers', 'GRPOTrainer', 'train']
+           'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer', 'train']
 
 # %% ../nbs/16_trainer.ipynb #49e90243
-import copy, csv, json, math, os, time
+import copy, csv, json, math, os, time, warnings
 from contextlib import nullcontext
 from dataclasses import dataclass, asdict
 from pathlib import Path
@@ -139,9 +139,15 @@ def load_train_data(cfg, tokenizer):
     try: return spec, spec.load_train(tokenizer, **({'source': cfg.data.path} if cfg.data.path else {}))
     except FileNotFoundError as e: raise ConfigError(f"data.path={cfg.data.path}: {e}" if cfg.data.path else f"data.task={cfg.data.task}: {e}") from None
 
+def task_reward_funcs(cfg, spec) -> list:
+    "The task's reward functions; with `data.d1_compat` d1's own versions (its known bugs included), as the d1 presets train."
+    if not cfg.data.d1_compat: return spec.reward_funcs
+    from daca_grpo.rewards import task_rewards
+    return task_rewards(spec.name, d1_compat=True)
+
 def _task_parts(cfg, tokenizer):
     spec, ds = load_train_data(cfg, tokenizer)
-    return spec, ds, spec.reward_funcs, spec.reward_weights
+    return spec, ds, task_reward_funcs(cfg, spec), spec.reward_weights
 
 # %% ../nbs/16_trainer.ipynb #099b2071
 def available_trackers(report_to):
@@ -185,6 +191,10 @@ class GRPOTrainer:
         self.use_ref = cfg.method.beta > 0 and cfg.method.name != 'wd1'
         self.is_lora = hasattr(model, 'disable_adapter')
         self.ref_model = copy.deepcopy(model).eval().requires_grad_(False) if self.use_ref and not self.is_lora else None
+        self.sync_ref_every = cfg.method.ref_model_sync_steps if self.ref_model is not None else None
+        if cfg.method.ref_model_sync_steps and self.ref_model is None:
+            why = 'beta=0 uses no reference' if not self.use_ref else 'with LoRA the reference is the base model with the adapter disabled (as in TRL and d1)'
+            warnings.warn(f"method.ref_model_sync_steps={cfg.method.ref_model_sync_steps} has no effect: {why}; the reference stays frozen")
         o = cfg.optim
         params = [p for p in model.parameters() if p.requires_grad]
         opt = torch.optim.AdamW(params, lr=o.lr, betas=(o.adam_beta1, o.adam_beta2), weight_decay=o.weight_decay)
@@ -272,11 +282,13 @@ def _save(self: GRPOTrainer):
     acc = self.acc
     save_checkpoint(self.out, self.step, acc.unwrap_model(self.model), self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer,
                     self.scheduler, extra={'round': self.step // self.cfg.method.mu}, keep_last=self.cfg.log.keep_last,
-                    process_index=acc.process_index, num_processes=acc.num_processes, barrier=acc.wait_for_everyone)
+                    process_index=acc.process_index, num_processes=acc.num_processes, barrier=acc.wait_for_everyone,
+                    extra_models={'reference': self.ref_model} if self.sync_ref_every else None)
 
 def _resume(self: GRPOTrainer):
     opt = self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer
-    found = load_latest_checkpoint(self.out, self.acc.unwrap_model(self.model), opt, self.scheduler, process_index=self.acc.process_index)
+    found = load_latest_checkpoint(self.out, self.acc.unwrap_model(self.model), opt, self.scheduler, process_index=self.acc.process_index,
+                                   extra_models={'reference': self.ref_model} if self.sync_ref_every else None)
     if found is None: return None
     ck, self.step, _ = found
     return ck
@@ -286,7 +298,7 @@ REFERENCE_FILE = 'reference.safetensors'
 def _keep_reference(self: GRPOTrainer, resumed):
     """The frozen reference is the model as the run started (after any SFT warm start), so a resumed run must not rebuild
     it from whatever model it was handed: it is written once into the run directory and read back on resume."""
-    if self.ref_model is None: return
+    if self.ref_model is None or (resumed and self.sync_ref_every): return     # a synced reference comes back with the checkpoint
     path = self.out / REFERENCE_FILE
     if resumed:
         if not path.is_file(): raise FileNotFoundError(f"{path} missing: the run's reference model cannot be restored for --resume")
@@ -304,6 +316,14 @@ def _log(self: GRPOTrainer, metrics, samples=None):
             with open(self.out / 'samples.jsonl', 'a') as f:
                 for s in samples: f.write(json.dumps({'step': self.step, **s}) + '\n')
     if self._trackers: acc.log(metrics, step=self.step)
+@torch.no_grad()
+def _sync_reference(self: GRPOTrainer):
+    "TR-DPO's reference update, as TRL's `SyncRefModelCallback`: ref <- alpha * policy + (1 - alpha) * ref."
+    alpha = self.cfg.method.ref_model_mixup_alpha
+    for r, q in zip(self.ref_model.parameters(), self.acc.unwrap_model(self.model).parameters()):
+        r.mul_(1.0 - alpha).add_(q.detach().to(r.dtype), alpha=alpha)
+
+GRPOTrainer._sync_reference = _sync_reference
 GRPOTrainer._save, GRPOTrainer._resume, GRPOTrainer._log, GRPOTrainer._keep_reference = _save, _resume, _log, _keep_reference
 
 # %% ../nbs/16_trainer.ipynb #1136cc2d
@@ -333,6 +353,7 @@ def train(self: GRPOTrainer, resume=False):
             if self.step >= cfg.optim.max_steps: break
             met = self._optimizer_step(batches, seeds, it)
             self.step += 1
+            if self.sync_ref_every and self.step % self.sync_ref_every == 0: self._sync_reference()
             bar.update(1)
             if it == 0: met.update(stats)
             met['time/step'] = time.time() - t0; t0 = time.time()
