@@ -14,9 +14,27 @@ from .config import parse_args, ConfigError, PRESETS, save_config, describe_conf
 # `--show-config`, `--list-keys` and config errors answer in a fraction of a second
 
 # %% ../nbs/17_cli.ipynb #5e5d0219
-PLOT_PANELS = [('reward', ('reward', 'rewards/')), ('eval accuracy', ('eval/',)), ('KL to reference', ('kl',)),
+PLOT_PANELS = [('reward', ('reward', 'rewards/')), ('held-out metric', ('eval/',)), ('KL to reference', ('kl',)),
                ('clip fraction', ('clip_frac',)), ('DPS weights', ('dps_w_',)), ('loss', ('loss',)), ('completion length', ('completion_length',))]
 
+def _panel_columns(cols, prefixes):
+    return [c for c in cols if any(c == p or (p.endswith(('/', '_')) and c.startswith(p)) for p in prefixes)]
+
+def _run_endpoints(run_dir):
+    "{'before' | 'after': {metric: value}} from the run's before_rl.json / result.json, where they exist."
+    out = {}
+    for name, key in (('before_rl.json', 'before'), ('result.json', 'before'), ('result.json', 'after')):
+        f = Path(run_dir) / name
+        if f.is_file():
+            v = json.loads(f.read_text()).get(key)
+            if isinstance(v, dict): out.setdefault(key, v)
+    return out
+
+def _smoothed(y, k):
+    k = max(1, min(k, len(y)))
+    return [sum(y[max(0, i - k + 1):i + 1]) / len(y[max(0, i - k + 1):i + 1]) for i in range(len(y))]
+
+# %% ../nbs/17_cli.ipynb #167d8ac2
 def plot_run(run_dir, out=None, smooth=5):
     "Save a PNG of the run's training curves; returns its path."
     import csv as _csv, matplotlib
@@ -26,19 +44,25 @@ def plot_run(run_dir, out=None, smooth=5):
     rows = list(_csv.DictReader(open(run_dir / 'metrics.csv')))
     if not rows: raise ValueError(f"{run_dir / 'metrics.csv'} has no rows yet")
     cols = [c for c in rows[0].keys() if c != 'step'] + sorted({c for r in rows for c in r} - set(rows[0]))
-    panels = [(t, [c for c in cols if any(c == p or (p.endswith(('/', '_')) and c.startswith(p)) for p in pre)]) for t, pre in PLOT_PANELS]
-    panels = [(t, cs) for t, cs in panels if cs]
+    per_reward = [c for c in cols if c.startswith('rewards/')]
+    if len(per_reward) == 1: cols.remove(per_reward[0])                 # one reward function: its curve is the total
+    ends = _run_endpoints(run_dir)
+    panels = [(t, _panel_columns(cols, pre)) for t, pre in PLOT_PANELS]
+    panels = [(t, cs) for t, cs in panels if cs or (t == 'held-out metric' and ends)]
+    steps = [int(r['step']) for r in rows]
     fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.0), squeeze=False)
     for ax, (title, cs) in zip(axes[0], panels):
+        held_out = title == 'held-out metric'
         for c in cs:
             pts = [(int(r['step']), float(r[c])) for r in rows if r.get(c) not in (None, '')]
             if not pts: continue
             x, y = zip(*pts)
-            k = max(1, min(smooth, len(y)))
-            ys = [sum(y[max(0, i - k + 1):i + 1]) / len(y[max(0, i - k + 1):i + 1]) for i in range(len(y))]
-            ax.plot(x, ys, label=c, marker='o' if len(x) < 15 else None, ms=3)
+            ax.plot(x, y if held_out else _smoothed(y, smooth), label=c, marker='o' if held_out or len(x) < 15 else None, ms=3)
+        if held_out:
+            for key, x in (('before', 0), ('after', max(steps))):
+                for m, v in ends.get(key, {}).items(): ax.scatter([x], [v], marker='s' if key == 'before' else '*', s=40, zorder=3, label=f'{m} {key} RL')
         ax.set_title(title); ax.set_xlabel('step')
-        if len(cs) > 1: ax.legend(fontsize=6)
+        if len(ax.get_legend_handles_labels()[1]) > 1: ax.legend(fontsize=6)
     fig.tight_layout()
     out = Path(out or run_dir / 'curves.png')
     fig.savefig(out, dpi=110); plt.close(fig)
@@ -94,6 +118,7 @@ def run_protocol_job(cfg, resume=False, progress=True):
     from daca_grpo.protocol import run_protocol, arm_of, _write_json
     from daca_grpo.trainer import build_model
     out = Path(cfg.log.output_dir)
+    _quiet_hf()
     result = run_protocol(cfg, out_dir=out, resume=resume, progress=progress)
     model, tok, _ = build_model(cfg)
     model.load_state_dict(torch.load(out / f'{arm_of(cfg)}.pt', weights_only=True))
@@ -103,6 +128,11 @@ def run_protocol_job(cfg, resume=False, progress=True):
     return result
 
 # %% ../nbs/17_cli.ipynb #ee95165f
+def _quiet_hf():
+    "No transformers / hub progress bars (\"Writing model shards\") inside ours."
+    from transformers.utils import logging as hf_logging
+    hf_logging.disable_progress_bar()
+
 RUN_MARKERS = ('config.yaml', 'metrics.csv', 'samples.jsonl', 'result.json', 'pools.json', 'base.json')
 
 def _prepare_run_dir(cfg, resume, overwrite):
@@ -133,9 +163,11 @@ def run_train(cfg, resume=False, progress=True, overwrite=False):
     out = Path(cfg.log.output_dir)
     from accelerate.utils import set_seed
     set_seed(cfg.seed)                         # the model's initialisation is part of the run: seeded
+    _quiet_hf()
     model, tok, _ = build_model(cfg)
     resuming = resume and latest_checkpoint(out) is not None
     if cfg.sft.steps and not resuming:
+        print(f"SFT warm start: {cfg.sft.steps} steps on {cfg.data.task}")
         torch.manual_seed(cfg.seed)
         run_sft(cfg, model.train(), tok, progress=progress)
         model.eval()
@@ -144,9 +176,11 @@ def run_train(cfg, resume=False, progress=True, overwrite=False):
     acc, result = trainer.acc, {}
     if eval_fn is not None and acc.is_main_process and not resuming:
         (out / 'eval').mkdir(parents=True, exist_ok=True)
+        print(f"evaluating before RL on {cfg.data.eval_size or 'all'} held-out problems")
         result['before'] = eval_fn(acc.unwrap_model(trainer.model))
         json.dump(result, open(out / 'before_rl.json', 'w'))
     elif resuming and (out / 'before_rl.json').exists(): result = json.load(open(out / 'before_rl.json'))
+    if acc.is_main_process: print(f"RL: {cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}, {cfg.optim.max_steps} steps -> {out}")
     trainer.train(resume=resume)
     if acc.is_main_process:
         final = out / 'final'
@@ -274,6 +308,7 @@ def _main(argv):
     if args.show_config: print(yaml_text(cfg)); return 0
     if getattr(args, 'dry_run', False): print(dry_run(cfg)); return 0
     check_model_path(cfg.model.path); check_model_path(cfg.model.init_from, 'model.init_from')
+    args.no_progress = args.no_progress or not sys.stderr.isatty()     # a log file gets plain lines, not bar redraws
     if args.cmd == 'sft': return _sft_job(cfg, args)
     result = run_train(cfg, resume=args.resume, progress=not args.no_progress, overwrite=args.overwrite)
     if result: print('\n' + report(cfg, result))
@@ -292,6 +327,7 @@ def _sft_job(cfg, args):
     from accelerate.utils import set_seed
     from daca_grpo.trainer import build_model
     if not args.out: raise ConfigError("sft needs --out DIR: where to save the SFT model and tokenizer")
+    _quiet_hf()
     set_seed(cfg.seed)
     model, tok, _ = build_model(cfg)
     torch.manual_seed(cfg.seed)
