@@ -49,6 +49,7 @@ def _unwrap(model):
     "The module inside a DistributedDataParallel / DataParallel wrapper."
     return model.module if isinstance(model, (nn.parallel.DistributedDataParallel, nn.DataParallel)) else model
 
+# %% ../nbs/13_checkpoint.ipynb #acc1e52c
 def _save_model(model, d):
     d.mkdir(); model = _unwrap(model)
     if hasattr(model, 'save_pretrained'):
@@ -62,6 +63,7 @@ def _save_model(model, d):
     save_file({k: v.detach().to('cpu').contiguous().clone() for k, v in sd.items()}, str(d / 'model.safetensors'))
     return fmt
 
+# %% ../nbs/13_checkpoint.ipynb #74aa2581
 class CheckpointCorrupt(RuntimeError):
     "A checkpoint file that cannot be read (a truncated or damaged write); the message names the file."
 
@@ -96,6 +98,7 @@ STATE_FILE, OPTIM_FILE, SCHED_FILE, MODEL_DIR = 'trainer_state.json', 'optimizer
 def checkpoint_name(step): return f'checkpoint-{int(step):08d}'
 def rng_file(process_index): return f'rng_state_{int(process_index)}.pt'
 
+# %% ../nbs/13_checkpoint.ipynb #056a5d44
 def _json_default(o):
     if isinstance(o, torch.Tensor): return o.item() if o.numel() == 1 else o.tolist()
     if isinstance(o, np.generic): return o.item()
@@ -103,6 +106,7 @@ def _json_default(o):
     if isinstance(o, Path): return str(o)
     raise TypeError(f"extra: cannot write {type(o).__name__} to JSON; store plain numbers, strings, lists and dicts")
 
+# %% ../nbs/13_checkpoint.ipynb #59fbfac8
 def _fsync(path):
     fd = os.open(path, os.O_RDONLY)
     try: os.fsync(fd)
@@ -113,6 +117,7 @@ def _fsync_tree(d):
         for f in files: _fsync(os.path.join(root, f))
         _fsync(root)
 
+# %% ../nbs/13_checkpoint.ipynb #785b667e
 def _remove(d):
     "Rename `d` out of the checkpoint namespace, then delete it: a crash midway leaves only a hidden directory."
     gone = d.with_name(f'.deleting-{d.name}')
@@ -120,6 +125,7 @@ def _remove(d):
     os.replace(d, gone)
     shutil.rmtree(gone)
 
+# %% ../nbs/13_checkpoint.ipynb #ba362a22
 def list_checkpoints(output_dir):
     "Complete checkpoints under `output_dir`, oldest first, as (step, path)."
     out = Path(output_dir)
@@ -182,6 +188,7 @@ def _torch_load(f, map_location):
     except Exception as e:                                   # truncated zip, bad pickle, EOF: the file is damaged
         raise CheckpointCorrupt(f"{f}: unreadable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
 
+# %% ../nbs/13_checkpoint.ipynb #05ea18ca
 def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators=None, process_index=0,
                     restore_rng=True, map_location='cpu', extra_models=None):
     "Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`."
@@ -208,6 +215,7 @@ def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators
         else: warnings.warn(f"{f.name} not in {path} (saved with {state['num_processes']} processes): random streams not restored")
     return state['step'], state['extra']
 
+# %% ../nbs/13_checkpoint.ipynb #1971c7b0
 def load_latest_checkpoint(output_dir, model=None, optimizer=None, scheduler=None, generators=None, process_index=0, **kw):
     """Load the newest checkpoint under `output_dir` that reads back whole; a damaged one is skipped with a warning naming
     its bad file. Returns `(path, step, extra)`, or None when there is no checkpoint (a `CheckpointCorrupt` when none is intact)."""

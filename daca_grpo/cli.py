@@ -35,6 +35,30 @@ def _smoothed(y, k):
     return [sum(y[max(0, i - k + 1):i + 1]) / len(y[max(0, i - k + 1):i + 1]) for i in range(len(y))]
 
 # %% ../nbs/17_cli.ipynb #167d8ac2
+def _curve_panels(rows, ends):
+    "[(title, columns)] of the panels worth drawing for the rows of `metrics.csv`, `ends` from `_run_endpoints`."
+    cols = [c for c in rows[0].keys() if c != 'step'] + sorted({c for r in rows for c in r} - set(rows[0]))
+    per_reward = [c for c in cols if c.startswith('rewards/')]
+    if len(per_reward) == 1: cols.remove(per_reward[0])                 # one reward function: its curve is the total
+    panels = [(t, _panel_columns(cols, pre)) for t, pre in PLOT_PANELS]
+    return [(t, cs) for t, cs in panels if cs or (t == 'held-out metric' and ends)]
+
+# %% ../nbs/17_cli.ipynb #a0a74f99
+def _draw_panel(ax, title, cs, rows, ends, steps, smooth):
+    "Draw the columns `cs` of `rows` on `ax` (the held-out panel unsmoothed, with the before/after RL points of `ends`)."
+    held_out = title == 'held-out metric'
+    for c in cs:
+        pts = [(int(r['step']), float(r[c])) for r in rows if r.get(c) not in (None, '')]
+        if not pts: continue
+        x, y = zip(*pts)
+        ax.plot(x, y if held_out else _smoothed(y, smooth), label=c, marker='o' if held_out or len(x) < 15 else None, ms=3)
+    if held_out:
+        for key, x in (('before', 0), ('after', max(steps))):
+            for m, v in ends.get(key, {}).items(): ax.scatter([x], [v], marker='s' if key == 'before' else '*', s=40, zorder=3, label=f'{m} {key} RL')
+    ax.set_title(title); ax.set_xlabel('step')
+    if len(ax.get_legend_handles_labels()[1]) > 1: ax.legend(fontsize=6)
+
+# %% ../nbs/17_cli.ipynb #c0fa86e6
 def plot_run(run_dir, out=None, smooth=5):
     "Save a PNG of the run's training curves; returns its path."
     import csv as _csv, matplotlib
@@ -43,26 +67,10 @@ def plot_run(run_dir, out=None, smooth=5):
     run_dir = Path(run_dir)
     rows = list(_csv.DictReader(open(run_dir / 'metrics.csv')))
     if not rows: raise ValueError(f"{run_dir / 'metrics.csv'} has no rows yet")
-    cols = [c for c in rows[0].keys() if c != 'step'] + sorted({c for r in rows for c in r} - set(rows[0]))
-    per_reward = [c for c in cols if c.startswith('rewards/')]
-    if len(per_reward) == 1: cols.remove(per_reward[0])                 # one reward function: its curve is the total
     ends = _run_endpoints(run_dir)
-    panels = [(t, _panel_columns(cols, pre)) for t, pre in PLOT_PANELS]
-    panels = [(t, cs) for t, cs in panels if cs or (t == 'held-out metric' and ends)]
-    steps = [int(r['step']) for r in rows]
+    panels, steps = _curve_panels(rows, ends), [int(r['step']) for r in rows]
     fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.0), squeeze=False)
-    for ax, (title, cs) in zip(axes[0], panels):
-        held_out = title == 'held-out metric'
-        for c in cs:
-            pts = [(int(r['step']), float(r[c])) for r in rows if r.get(c) not in (None, '')]
-            if not pts: continue
-            x, y = zip(*pts)
-            ax.plot(x, y if held_out else _smoothed(y, smooth), label=c, marker='o' if held_out or len(x) < 15 else None, ms=3)
-        if held_out:
-            for key, x in (('before', 0), ('after', max(steps))):
-                for m, v in ends.get(key, {}).items(): ax.scatter([x], [v], marker='s' if key == 'before' else '*', s=40, zorder=3, label=f'{m} {key} RL')
-        ax.set_title(title); ax.set_xlabel('step')
-        if len(ax.get_legend_handles_labels()[1]) > 1: ax.legend(fontsize=6)
+    for ax, (title, cs) in zip(axes[0], panels): _draw_panel(ax, title, cs, rows, ends, steps, smooth)
     fig.tight_layout()
     out = Path(out or run_dir / 'curves.png')
     fig.savefig(out, dpi=110); plt.close(fig)
@@ -133,6 +141,7 @@ def _quiet_hf():
     from transformers.utils import logging as hf_logging
     hf_logging.disable_progress_bar()
 
+# %% ../nbs/17_cli.ipynb #13eedd0f
 RUN_MARKERS = ('config.yaml', 'metrics.csv', 'samples.jsonl', 'result.json', 'pools.json', 'base.json')
 
 def _prepare_run_dir(cfg, resume, overwrite):
@@ -152,11 +161,49 @@ def _prepare_run_dir(cfg, resume, overwrite):
         raise FileExistsError(f"{out} already holds a run: --resume continues it, --overwrite replaces it, or choose another log.output_dir")
     return resume
 
+# %% ../nbs/17_cli.ipynb #4f490aa7
+def _sft_warm_start(cfg, model, tok, progress):
+    "`cfg.sft.steps` of masked-diffusion SFT on `model`, seeded with `cfg.seed`; leaves it in eval mode."
+    import torch
+    print(f"SFT warm start: {cfg.sft.steps} steps on {cfg.data.task}")
+    torch.manual_seed(cfg.seed)
+    run_sft(cfg, model.train(), tok, progress=progress)
+    model.eval()
+
+# %% ../nbs/17_cli.ipynb #972acedb
+def _eval_before_rl(cfg, trainer, eval_fn, out, resuming):
+    "{'before': metrics} of the model RL starts from, measured now or, when resuming, read back from `before_rl.json`."
+    acc, result = trainer.acc, {}
+    if eval_fn is not None and acc.is_main_process and not resuming:
+        (out / 'eval').mkdir(parents=True, exist_ok=True)
+        print(f"evaluating before RL on {cfg.data.eval_size or 'all'} held-out problems")
+        result['before'] = eval_fn(acc.unwrap_model(trainer.model))
+        json.dump(result, open(out / 'before_rl.json', 'w'))
+    elif resuming and (out / 'before_rl.json').exists(): result = json.load(open(out / 'before_rl.json'))
+    return result
+
+# %% ../nbs/17_cli.ipynb #afe88ec6
+def _write_result(out, result):
+    tmp = out / '.tmp-result.json'; tmp.write_text(json.dumps(result, indent=1)); tmp.replace(out / 'result.json')
+
+def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
+    "Save `final/`, evaluate after RL, plot and write `result.json` (main process); returns `result`."
+    acc = trainer.acc
+    if acc.is_main_process:
+        final = out / 'final'
+        acc.unwrap_model(trainer.model).save_pretrained(final); tok.save_pretrained(final)
+        if eval_fn is not None: result['after'] = eval_fn(acc.unwrap_model(trainer.model))
+        result.update(model=str(final), run_dir=str(out), minutes=(time.time() - t0) / 60)
+        _write_result(out, result)                       # first, so the plot shows the metric after RL too
+        result['plot'] = str(plot_run(out))
+        _write_result(out, result)
+    return result
+
+# %% ../nbs/17_cli.ipynb #1ec7a721
 def run_train(cfg, resume=False, progress=True, overwrite=False):
     "Train as configured; returns a dict with the before/after evaluation and the paths written."
     resume = _prepare_run_dir(cfg, resume, overwrite)
     if cfg.protocol.enabled: return run_protocol_job(cfg, resume=resume, progress=progress)
-    import torch
     from daca_grpo.checkpoint import latest_checkpoint
     from daca_grpo.trainer import GRPOTrainer, build_model
     t0 = time.time()
@@ -166,30 +213,15 @@ def run_train(cfg, resume=False, progress=True, overwrite=False):
     _quiet_hf()
     model, tok, _ = build_model(cfg)
     resuming = resume and latest_checkpoint(out) is not None
-    if cfg.sft.steps and not resuming:
-        print(f"SFT warm start: {cfg.sft.steps} steps on {cfg.data.task}")
-        torch.manual_seed(cfg.seed)
-        run_sft(cfg, model.train(), tok, progress=progress)
-        model.eval()
+    if cfg.sft.steps and not resuming: _sft_warm_start(cfg, model, tok, progress)
     eval_fn = task_eval_fn(cfg, tok, out_dir=out / 'eval') if (cfg.data.eval_size or cfg.data.eval_size is None) else None
     trainer = GRPOTrainer(cfg, model=model, tokenizer=tok, eval_fn=eval_fn, progress=progress)
-    acc, result = trainer.acc, {}
-    if eval_fn is not None and acc.is_main_process and not resuming:
-        (out / 'eval').mkdir(parents=True, exist_ok=True)
-        print(f"evaluating before RL on {cfg.data.eval_size or 'all'} held-out problems")
-        result['before'] = eval_fn(acc.unwrap_model(trainer.model))
-        json.dump(result, open(out / 'before_rl.json', 'w'))
-    elif resuming and (out / 'before_rl.json').exists(): result = json.load(open(out / 'before_rl.json'))
-    if acc.is_main_process: print(f"RL: {cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}, {cfg.optim.max_steps} steps -> {out}")
+    result = _eval_before_rl(cfg, trainer, eval_fn, out, resuming)
+    if trainer.acc.is_main_process: print(f"RL: {cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}, {cfg.optim.max_steps} steps -> {out}")
     trainer.train(resume=resume)
-    if acc.is_main_process:
-        final = out / 'final'
-        acc.unwrap_model(trainer.model).save_pretrained(final); tok.save_pretrained(final)
-        if eval_fn is not None: result['after'] = eval_fn(acc.unwrap_model(trainer.model))
-        result.update(plot=str(plot_run(out)), model=str(final), run_dir=str(out), minutes=(time.time() - t0) / 60)
-        json.dump(result, open(out / 'result.json', 'w'), indent=1)
-    return result
+    return _finish_run(cfg, trainer, tok, eval_fn, out, result, t0)
 
+# %% ../nbs/17_cli.ipynb #68fb2ec6
 def report(cfg, result):
     "A Markdown table of the held-out metric (before and after RL, and the SFT control when there is one), and where things are."
     metric = result.get('metric') or next(iter(result.get('after') or result.get('before') or {'metric': 0}))
@@ -239,12 +271,11 @@ def _plan_tokenizer(cfg):
     except (OSError, ValueError):
         return build_tokenizer(), f"built-in ({path} is not available offline: prompt lengths are not the model's)"
 
-def dry_run(cfg) -> str:
-    "The plan of the run `cfg` (data loaded, rewards built, no model weights) as lines of text; bad data raises `ConfigError`."
+# %% ../nbs/17_cli.ipynb #1a72c729
+def _plan_data(cfg, tok):
+    "(task spec, the plan's line about the data), loading the data as the run would; bad data raises `ConfigError`."
     from daca_grpo.evaluate import _limit
-    from daca_grpo.protocol import rl_step_passes
-    from daca_grpo.trainer import load_train_data, task_reward_funcs
-    tok, tok_note = _plan_tokenizer(cfg)
+    from daca_grpo.trainer import load_train_data
     try: spec, train = load_train_data(cfg, tok); evals = _limit(spec.load_eval(tok), cfg.data.eval_size)
     except ConfigError: raise
     except (FileNotFoundError, ValueError, KeyError) as e: raise ConfigError(f"data.task={cfg.data.task}: {e}") from None
@@ -254,6 +285,15 @@ def dry_run(cfg) -> str:
         except ValueError as e: raise ConfigError(f"seed={cfg.seed}: {e}") from None
         data_line = 'data (protocol pools, disjoint by solution): ' + ', '.join(f"{k} {len(v)}" for k, v in pools.items())
     else: data_line = f"data: {len(train)} training prompts, {len(evals)} evaluation problems ({spec.metric_name})"
+    return spec, data_line
+
+# %% ../nbs/17_cli.ipynb #196cd38b
+def dry_run(cfg) -> str:
+    "The plan of the run `cfg` (data loaded, rewards built, no model weights) as lines of text; bad data raises `ConfigError`."
+    from daca_grpo.protocol import rl_step_passes
+    from daca_grpo.trainer import task_reward_funcs
+    tok, tok_note = _plan_tokenizer(cfg)
+    spec, data_line = _plan_data(cfg, tok)
     o, s = cfg.optim, cfg.sampler
     rollouts = o.prompts_per_step * o.num_generations
     method = cfg.method.name + (' + DPS' if cfg.dps.enabled else '') + (f' + SML (K={cfg.sml.K})' if cfg.sml.enabled else '')
@@ -291,6 +331,35 @@ def _parser():
     return p
 
 # %% ../nbs/17_cli.ipynb #459af057
+def _run_dir(d):
+    "A directory holding `metrics.csv`, or a `ConfigError` saying where such directories are."
+    d = Path(d)
+    if (d / 'metrics.csv').is_file(): return d
+    inner = sorted(str(q.parent) for q in d.glob('*/metrics.csv'))
+    raise ConfigError(f"plot {d}: no metrics.csv there" + (f" (runs inside it: {', '.join(inner)})" if inner else
+                      " (give the log.output_dir of a run)"))
+
+# %% ../nbs/17_cli.ipynb #2060cdfc
+def _sft_job(cfg, args):
+    import torch
+    from accelerate.utils import set_seed
+    from daca_grpo.trainer import build_model
+    if not args.out: raise ConfigError("sft needs --out DIR: where to save the SFT model and tokenizer")
+    _quiet_hf()
+    set_seed(cfg.seed)
+    model, tok, _ = build_model(cfg)
+    torch.manual_seed(cfg.seed)
+    hist = run_sft(cfg, model.train(), tok, progress=not args.no_progress)
+    model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
+    print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
+    return 0
+
+# %% ../nbs/17_cli.ipynb #fc7b29fb
+def yaml_text(cfg) -> str:
+    import yaml
+    return yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120).rstrip()
+
+# %% ../nbs/17_cli.ipynb #a17e54f4
 def _main(argv):
     if argv[:1] == ['eval']:
         from daca_grpo.evaluate import eval_main
@@ -314,32 +383,7 @@ def _main(argv):
     if result: print('\n' + report(cfg, result))
     return 0
 
-def _run_dir(d):
-    "A directory holding `metrics.csv`, or a `ConfigError` saying where such directories are."
-    d = Path(d)
-    if (d / 'metrics.csv').is_file(): return d
-    inner = sorted(str(q.parent) for q in d.glob('*/metrics.csv'))
-    raise ConfigError(f"plot {d}: no metrics.csv there" + (f" (runs inside it: {', '.join(inner)})" if inner else
-                      " (give the log.output_dir of a run)"))
-
-def _sft_job(cfg, args):
-    import torch
-    from accelerate.utils import set_seed
-    from daca_grpo.trainer import build_model
-    if not args.out: raise ConfigError("sft needs --out DIR: where to save the SFT model and tokenizer")
-    _quiet_hf()
-    set_seed(cfg.seed)
-    model, tok, _ = build_model(cfg)
-    torch.manual_seed(cfg.seed)
-    hist = run_sft(cfg, model.train(), tok, progress=not args.no_progress)
-    model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
-    print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
-    return 0
-
-def yaml_text(cfg) -> str:
-    import yaml
-    return yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120).rstrip()
-
+# %% ../nbs/17_cli.ipynb #93f6e45c
 def main(argv=None):
     "Entry point of the `daca-grpo` console script: errors a user can fix are one line on stderr and exit code 2."
     argv = sys.argv[1:] if argv is None else list(argv)

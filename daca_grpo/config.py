@@ -146,6 +146,7 @@ class SFTConfig:
     batch_size: int = 32
     warmup: int = 20
 
+# %% ../nbs/12_config.ipynb #440b52ba
 @dataclass
 class ProtocolConfig:
     "The verifier-only protocol of `19_rl_protocol`: disjoint pools split by solution, base, RL arm and matched-compute SFT control."
@@ -160,6 +161,7 @@ class ProtocolConfig:
     control: bool = True         # train the SFT control (same compute as RL, on the labelled pool)
     keep_givens: bool = False    # Sudoku: a completion that overwrites a given cell gets reward 0 (d1's reward ignores it)
 
+# %% ../nbs/12_config.ipynb #76fec10b
 @dataclass
 class TrainConfig:
     "A whole run. Defaults: the tiny CPU run."
@@ -184,6 +186,7 @@ class ConfigError(ValueError):
 _TRUE, _FALSE = ('true', 'yes', 'on', '1'), ('false', 'no', 'off', '0')
 _NONE = ('none', 'null', '~', '')
 
+# %% ../nbs/12_config.ipynb #5e5b363f
 def _tname(tp):
     o, a = get_origin(tp), get_args(tp)
     if tp is type(None): return 'None'
@@ -192,6 +195,7 @@ def _tname(tp):
     if o in (list, tuple, dict) and a: return f"{o.__name__}[{', '.join('...' if x is Ellipsis else _tname(x) for x in a)}]"
     return getattr(tp, '__name__', None) or str(tp).replace('typing.', '')
 
+# %% ../nbs/12_config.ipynb #939c5112
 def _split_list(s):
     s = s.strip()
     if s.startswith(('[', '(')) and s.endswith((']', ')')): s = s[1:-1]
@@ -201,60 +205,87 @@ def _suggest(word, options):
     close = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
     return f" Did you mean {close[0]!r}?" if close else ''
 
+# %% ../nbs/12_config.ipynb #cd60333a
+def _coerce_union(value, tp, key):
+    args = get_args(tp)
+    if type(None) in args and (value is None or (isinstance(value, str) and value.strip().lower() in _NONE)): return None
+    errors = []
+    for a in args:
+        if a is type(None): continue
+        try: return coerce(value, a, key)
+        except ConfigError as e: errors.append(e)
+    raise errors[0] if len(errors) == 1 else ConfigError(f"{key}: expected {' or '.join(_tname(a) for a in args)}, got {value!r}")
+
+# %% ../nbs/12_config.ipynb #de53b76d
+def _coerce_literal(value, tp, key):
+    args = get_args(tp)
+    v = value.strip() if isinstance(value, str) else value
+    if v in args: return v
+    raise ConfigError(f"{key}: {value!r} is not allowed; choose one of {', '.join(repr(a) for a in args)}.{_suggest(value, args)}")
+
+# %% ../nbs/12_config.ipynb #2a58068f
+def _coerce_bool(value, key):
+    if isinstance(value, bool): return value
+    if isinstance(value, int) and value in (0, 1): return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE: return value.strip().lower() in _TRUE
+    raise ConfigError(f"{key}: expected a bool (true/false), got {value!r}")
+
+# %% ../nbs/12_config.ipynb #ca821c90
+def _coerce_int(value, key):
+    if isinstance(value, bool): raise ConfigError(f"{key}: expected an int, got the bool {value!r}")
+    if isinstance(value, int): return value
+    if isinstance(value, float) and value.is_integer(): return int(value)
+    if isinstance(value, str):
+        try: return int(value.strip())
+        except ValueError: pass
+    raise ConfigError(f"{key}: expected an int, got {value!r}")
+
+def _coerce_float(value, key):
+    if isinstance(value, bool): raise ConfigError(f"{key}: expected a float, got the bool {value!r}")
+    if isinstance(value, (int, float)): return float(value)
+    if isinstance(value, str):
+        try: return float(value.strip())
+        except ValueError: pass
+    raise ConfigError(f"{key}: expected a float, got {value!r}")
+
+# %% ../nbs/12_config.ipynb #12f3d386
+def _coerce_str(value, key):
+    if isinstance(value, str): return value
+    raise ConfigError(f"{key}: expected a string, got {value!r} ({type(value).__name__}); quote it in YAML")
+
+# %% ../nbs/12_config.ipynb #f427caa2
+def _coerce_seq(value, tp, key):
+    origin, args = get_origin(tp), get_args(tp)
+    if isinstance(value, str): value = _split_list(value)
+    if not isinstance(value, (list, tuple)): raise ConfigError(f"{key}: expected a list, got {value!r}")
+    if origin is tuple and args and args[-1] is not Ellipsis:  # fixed-length tuple
+        if len(value) != len(args): raise ConfigError(f"{key}: expected {len(args)} values, got {len(value)}: {value!r}")
+        return tuple(coerce(v, a, f"{key}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+    elt = args[0] if args else Any
+    out = [coerce(v, elt, f"{key}[{i}]") for i, v in enumerate(value)]
+    return tuple(out) if (origin or tp) is tuple else out
+
+# %% ../nbs/12_config.ipynb #7d965054
+def _coerce_dict(value, key):
+    if isinstance(value, str):
+        try: value = yaml.safe_load(value) if value.strip() else {}
+        except yaml.YAMLError: pass
+    if not isinstance(value, dict): raise ConfigError(f"{key}: expected a mapping like {{a: 1, b: 2}}, got {value!r}")
+    return dict(value)
+
+# %% ../nbs/12_config.ipynb #0132fcb2
 def coerce(value, tp, key='value'):
     "Convert `value` (from YAML or a command-line string) to type `tp`, or raise a `ConfigError` naming `key`."
-    origin, args = get_origin(tp), get_args(tp)
+    origin = get_origin(tp)
     if tp is Any: return value
-    if origin is Union:  # Optional[X] and unions: None first, then each member in order
-        if type(None) in args and (value is None or (isinstance(value, str) and value.strip().lower() in _NONE)): return None
-        errors = []
-        for a in args:
-            if a is type(None): continue
-            try: return coerce(value, a, key)
-            except ConfigError as e: errors.append(e)
-        raise errors[0] if len(errors) == 1 else ConfigError(f"{key}: expected {' or '.join(_tname(a) for a in args)}, got {value!r}")
-    if origin is Literal:
-        v = value.strip() if isinstance(value, str) else value
-        if v in args: return v
-        raise ConfigError(f"{key}: {value!r} is not allowed; choose one of {', '.join(repr(a) for a in args)}.{_suggest(value, args)}")
-    if tp is bool:
-        if isinstance(value, bool): return value
-        if isinstance(value, int) and value in (0, 1): return bool(value)
-        if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE: return value.strip().lower() in _TRUE
-        raise ConfigError(f"{key}: expected a bool (true/false), got {value!r}")
-    if tp is int:
-        if isinstance(value, bool): raise ConfigError(f"{key}: expected an int, got the bool {value!r}")
-        if isinstance(value, int): return value
-        if isinstance(value, float) and value.is_integer(): return int(value)
-        if isinstance(value, str):
-            try: return int(value.strip())
-            except ValueError: pass
-        raise ConfigError(f"{key}: expected an int, got {value!r}")
-    if tp is float:
-        if isinstance(value, bool): raise ConfigError(f"{key}: expected a float, got the bool {value!r}")
-        if isinstance(value, (int, float)): return float(value)
-        if isinstance(value, str):
-            try: return float(value.strip())
-            except ValueError: pass
-        raise ConfigError(f"{key}: expected a float, got {value!r}")
-    if tp is str:
-        if isinstance(value, str): return value
-        raise ConfigError(f"{key}: expected a string, got {value!r} ({type(value).__name__}); quote it in YAML")
-    if tp in (list, tuple) or origin in (list, tuple):
-        if isinstance(value, str): value = _split_list(value)
-        if not isinstance(value, (list, tuple)): raise ConfigError(f"{key}: expected a list, got {value!r}")
-        if origin is tuple and args and args[-1] is not Ellipsis:  # fixed-length tuple
-            if len(value) != len(args): raise ConfigError(f"{key}: expected {len(args)} values, got {len(value)}: {value!r}")
-            return tuple(coerce(v, a, f"{key}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
-        elt = args[0] if args else Any
-        out = [coerce(v, elt, f"{key}[{i}]") for i, v in enumerate(value)]
-        return tuple(out) if (origin or tp) is tuple else out
-    if tp is dict or origin is dict:
-        if isinstance(value, str):
-            try: value = yaml.safe_load(value) if value.strip() else {}
-            except yaml.YAMLError: pass
-        if not isinstance(value, dict): raise ConfigError(f"{key}: expected a mapping like {{a: 1, b: 2}}, got {value!r}")
-        return dict(value)
+    if origin is Union: return _coerce_union(value, tp, key)  # Optional[X] and unions: None first, then each member in order
+    if origin is Literal: return _coerce_literal(value, tp, key)
+    if tp is bool: return _coerce_bool(value, key)
+    if tp is int: return _coerce_int(value, key)
+    if tp is float: return _coerce_float(value, key)
+    if tp is str: return _coerce_str(value, key)
+    if tp in (list, tuple) or origin in (list, tuple): return _coerce_seq(value, tp, key)
+    if tp is dict or origin is dict: return _coerce_dict(value, key)
     if isinstance(tp, type) and isinstance(value, tp): return value
     raise ConfigError(f"{key}: cannot convert {value!r} to {_tname(tp)}")
 
@@ -299,6 +330,7 @@ def _parse_scalar(s):
         except ValueError: return v
     return v
 
+# %% ../nbs/12_config.ipynb #fe861191
 def _set_dotted(d, cls, parts, raw, full_key):
     hints, valid = _hints(cls), [f.name for f in fields(cls)]
     head, rest = parts[0], parts[1:]
@@ -316,6 +348,7 @@ def _set_dotted(d, cls, parts, raw, full_key):
         else: raise ConfigError(f"{full_key}: {prefix}{head} is a {_tname(tp)}, it has no sub-keys")
     else: d[head] = coerce(raw, tp, full_key)
 
+# %% ../nbs/12_config.ipynb #4537f876
 def apply_overrides(cfg, overrides=()):
     "A copy of `cfg` with `overrides` applied: a list of 'dotted.key=value' strings, or a dict {dotted.key: value}."
     items = list(overrides.items()) if isinstance(overrides, dict) else []
@@ -336,6 +369,7 @@ TINY_MODEL_ARGS = {'vocab_size': 128, 'hidden_size': 128, 'num_hidden_layers': 4
                    'mask_token_id': 3, 'pad_token_id': 0, 'eos_token_id': 1, 'eot_token_id': 2, 'bos_token_id': 5,
                    'tie_word_embeddings': False, 'abs_position_embeddings': False}
 
+# %% ../nbs/12_config.ipynb #7c7272e7
 def _tiny_config_problems(tiny):
     "The problems `TinyDLLMConfig(**tiny)` would raise, found without importing the model."
     bad = [k for k in tiny if k not in TINY_MODEL_ARGS]
@@ -350,6 +384,7 @@ def _tiny_config_problems(tiny):
     if a['mask_token_id'] >= a['vocab_size']: return [f"model.tiny: mask_token_id={a['mask_token_id']} must be < vocab_size={a['vocab_size']}"]
     return []
 
+# %% ../nbs/12_config.ipynb #468e4891
 def _sampler_problems(s, name):
     p = []
     if s.gen_length <= 0: p.append(f"{name}.gen_length={s.gen_length} must be positive")
@@ -367,96 +402,142 @@ def _sampler_problems(s, name):
     if s.cfg_scale < 0: p.append(f"{name}.cfg_scale={s.cfg_scale} must be >= 0 (0 = no guidance)")
     return p
 
-def validate(cfg, num_processes=1):
-    "Raise a `ConfigError` listing every problem in `cfg`; return `cfg` when there is none."
-    p = []
-    def need(ok, msg):
-        if not ok: p.append(msg)
-    m, d, me, o, lg = cfg.model, cfg.data, cfg.method, cfg.optim, cfg.log
-    need(cfg.name.strip() != '', "name must not be empty (it names the run)")
-    need(cfg.seed >= 0, f"seed={cfg.seed} must be >= 0")
-    # model
+# %% ../nbs/12_config.ipynb #6713a4fc
+class _Problems(list):
+    "The messages of the failed checks, in the order they were made."
+    def need(self, ok, msg):
+        if not ok: self.append(msg)
+
+def _run_problems(cfg):
+    p = _Problems()
+    p.need(cfg.name.strip() != '', "name must not be empty (it names the run)")
+    p.need(cfg.seed >= 0, f"seed={cfg.seed} must be >= 0")
+    return p
+
+# %% ../nbs/12_config.ipynb #201ce423
+def _model_problems(cfg):
+    m, p = cfg.model, _Problems()
     if m.path is None: p += _tiny_config_problems(m.tiny)
     if m.finetune == 'lora':
-        need(m.lora_r >= 1, f"model.lora_r={m.lora_r} must be >= 1 (d1: 128)")
-        need(m.lora_alpha > 0, f"model.lora_alpha={m.lora_alpha} must be > 0 (d1: 64)")
-        need(0 <= m.lora_dropout < 1, f"model.lora_dropout={m.lora_dropout} must be in [0, 1)")
-    need(not m.load_in_4bit or m.finetune == 'lora', "model.load_in_4bit=true needs model.finetune=lora (4-bit weights cannot be trained in full)")
-    need(not m.load_in_4bit or m.path is not None, "model.load_in_4bit=true needs model.path (the tiny model is not quantised)")
-    # data
-    need(d.max_train_prompts is None or d.max_train_prompts >= 1, f"data.max_train_prompts={d.max_train_prompts} must be >= 1 or none")
-    need(d.eval_size is None or d.eval_size >= 0, f"data.eval_size={d.eval_size} must be >= 0 or none (whole split)")
-    need(d.max_prompt_length is None or d.max_prompt_length >= 1, f"data.max_prompt_length={d.max_prompt_length} must be >= 1 or none")
-    # samplers
-    p += _sampler_problems(cfg.sampler, 'sampler') + _sampler_problems(cfg.eval_sampler, 'eval_sampler')
-    # method
-    need(me.epsilon > 0, f"method.epsilon={me.epsilon} must be > 0 (d1: 0.5)")
-    need(me.epsilon_high is None or me.epsilon_high >= me.epsilon,
-         f"method.epsilon_high={me.epsilon_high} must be >= method.epsilon={me.epsilon} (or none for a symmetric clip)")
-    need(me.beta >= 0, f"method.beta={me.beta} must be >= 0 (0 = no KL term; d1: 0.04)")
-    need(me.mu >= 1, f"method.mu={me.mu} must be >= 1 (inner iterations per batch; d1: 12)")
-    need(0 <= me.p_mask_prompt < 1, f"method.p_mask_prompt={me.p_mask_prompt} must be in [0, 1) (d1: 0.15)")
-    need(me.gdpo_nodes in (1, 2, 3), f"method.gdpo_nodes={me.gdpo_nodes} must be 1, 2 or 3 (Gauss-Legendre nodes; GDPO uses 2)")
+        p.need(m.lora_r >= 1, f"model.lora_r={m.lora_r} must be >= 1 (d1: 128)")
+        p.need(m.lora_alpha > 0, f"model.lora_alpha={m.lora_alpha} must be > 0 (d1: 64)")
+        p.need(0 <= m.lora_dropout < 1, f"model.lora_dropout={m.lora_dropout} must be in [0, 1)")
+    p.need(not m.load_in_4bit or m.finetune == 'lora', "model.load_in_4bit=true needs model.finetune=lora (4-bit weights cannot be trained in full)")
+    p.need(not m.load_in_4bit or m.path is not None, "model.load_in_4bit=true needs model.path (the tiny model is not quantised)")
+    return p
+
+# %% ../nbs/12_config.ipynb #bfec2282
+def _data_problems(cfg):
+    d, p = cfg.data, _Problems()
+    p.need(d.max_train_prompts is None or d.max_train_prompts >= 1, f"data.max_train_prompts={d.max_train_prompts} must be >= 1 or none")
+    p.need(d.eval_size is None or d.eval_size >= 0, f"data.eval_size={d.eval_size} must be >= 0 or none (whole split)")
+    p.need(d.max_prompt_length is None or d.max_prompt_length >= 1, f"data.max_prompt_length={d.max_prompt_length} must be >= 1 or none")
+    return p
+
+# %% ../nbs/12_config.ipynb #532344d4
+def _method_problems(cfg):
+    me, p = cfg.method, _Problems()
+    p.need(me.epsilon > 0, f"method.epsilon={me.epsilon} must be > 0 (d1: 0.5)")
+    p.need(me.epsilon_high is None or me.epsilon_high >= me.epsilon,
+           f"method.epsilon_high={me.epsilon_high} must be >= method.epsilon={me.epsilon} (or none for a symmetric clip)")
+    p.need(me.beta >= 0, f"method.beta={me.beta} must be >= 0 (0 = no KL term; d1: 0.04)")
+    p.need(me.mu >= 1, f"method.mu={me.mu} must be >= 1 (inner iterations per batch; d1: 12)")
+    p.need(0 <= me.p_mask_prompt < 1, f"method.p_mask_prompt={me.p_mask_prompt} must be in [0, 1) (d1: 0.15)")
+    p.need(me.gdpo_nodes in (1, 2, 3), f"method.gdpo_nodes={me.gdpo_nodes} must be 1, 2 or 3 (Gauss-Legendre nodes; GDPO uses 2)")
     lo, hi = me.coupled_t_range
-    need(0 < lo <= hi < 1, f"method.coupled_t_range={tuple(me.coupled_t_range)} must satisfy 0 < lo <= hi < 1 (DiffuCoder: 0.2, 0.8)")
-    need(me.ref_model_sync_steps is None or me.ref_model_sync_steps >= 1,
-         f"method.ref_model_sync_steps={me.ref_model_sync_steps} must be >= 1 or none (frozen reference)")
-    need(0 < me.ref_model_mixup_alpha <= 1, f"method.ref_model_mixup_alpha={me.ref_model_mixup_alpha} must be in (0, 1]")
-    # dps
-    dp = cfg.dps
-    need(dp.lam >= 0, f"dps.lam={dp.lam} must be >= 0 (0 reproduces the base method)")
-    need(dp.w_min <= 1 <= dp.w_max, f"dps.w_min={dp.w_min}, dps.w_max={dp.w_max}: need w_min <= 1 <= w_max so that a routine step keeps weight 1")
-    need(dp.w_min >= 0, f"dps.w_min={dp.w_min} must be >= 0, otherwise the advantage's sign can flip")
-    need(dp.eps > 0, f"dps.eps={dp.eps} must be > 0")
-    # sml
-    s = cfg.sml
-    need(s.K >= 1, f"sml.K={s.K} must be >= 1")
-    need(s.K <= max(cfg.sampler.gen_length, 1), f"sml.K={s.K} must be <= sampler.gen_length={cfg.sampler.gen_length} (every stratum needs a position)")
-    need(0 <= s.alpha <= 1, f"sml.alpha={s.alpha} must be in [0, 1] (weight of the mean-field estimate)")
-    need(s.gamma >= 0, f"sml.gamma={s.gamma} must be >= 0")
-    need(s.chunk_size is None or s.chunk_size >= 1, f"sml.chunk_size={s.chunk_size} must be >= 1 or none")
-    # optim
-    need(o.lr > 0, f"optim.lr={o.lr} must be > 0 (d1: 3e-6)")
-    need(o.warmup_steps >= 0, f"optim.warmup_steps={o.warmup_steps} must be >= 0")
-    need(o.warmup_steps <= o.max_steps, f"optim.warmup_steps={o.warmup_steps} must be <= optim.max_steps={o.max_steps}")
-    need(0 <= o.adam_beta1 < 1 and 0 <= o.adam_beta2 < 1, f"optim.adam_beta1={o.adam_beta1}, adam_beta2={o.adam_beta2} must be in [0, 1)")
-    need(o.weight_decay >= 0, f"optim.weight_decay={o.weight_decay} must be >= 0")
-    need(o.max_grad_norm is None or o.max_grad_norm > 0, f"optim.max_grad_norm={o.max_grad_norm} must be > 0 or none (no clipping)")
-    need(o.num_generations >= 2, f"optim.num_generations={o.num_generations} must be >= 2: a group-relative advantage needs two completions per prompt (d1: 6)")
-    need(o.prompts_per_step >= 1, f"optim.prompts_per_step={o.prompts_per_step} must be >= 1")
-    need(o.grad_accum_steps >= 1, f"optim.grad_accum_steps={o.grad_accum_steps} must be >= 1")
-    need(o.max_steps >= 1, f"optim.max_steps={o.max_steps} must be >= 1")
-    need(num_processes >= 1, f"num_processes={num_processes} must be >= 1")
+    p.need(0 < lo <= hi < 1, f"method.coupled_t_range={tuple(me.coupled_t_range)} must satisfy 0 < lo <= hi < 1 (DiffuCoder: 0.2, 0.8)")
+    p.need(me.ref_model_sync_steps is None or me.ref_model_sync_steps >= 1,
+           f"method.ref_model_sync_steps={me.ref_model_sync_steps} must be >= 1 or none (frozen reference)")
+    p.need(0 < me.ref_model_mixup_alpha <= 1, f"method.ref_model_mixup_alpha={me.ref_model_mixup_alpha} must be in (0, 1]")
+    return p
+
+# %% ../nbs/12_config.ipynb #87d54c19
+def _dps_problems(cfg):
+    dp, p = cfg.dps, _Problems()
+    p.need(dp.lam >= 0, f"dps.lam={dp.lam} must be >= 0 (0 reproduces the base method)")
+    p.need(dp.w_min <= 1 <= dp.w_max, f"dps.w_min={dp.w_min}, dps.w_max={dp.w_max}: need w_min <= 1 <= w_max so that a routine step keeps weight 1")
+    p.need(dp.w_min >= 0, f"dps.w_min={dp.w_min} must be >= 0, otherwise the advantage's sign can flip")
+    p.need(dp.eps > 0, f"dps.eps={dp.eps} must be > 0")
+    return p
+
+# %% ../nbs/12_config.ipynb #68500132
+def _sml_problems(cfg):
+    s, p = cfg.sml, _Problems()
+    p.need(s.K >= 1, f"sml.K={s.K} must be >= 1")
+    p.need(s.K <= max(cfg.sampler.gen_length, 1), f"sml.K={s.K} must be <= sampler.gen_length={cfg.sampler.gen_length} (every stratum needs a position)")
+    p.need(0 <= s.alpha <= 1, f"sml.alpha={s.alpha} must be in [0, 1] (weight of the mean-field estimate)")
+    p.need(s.gamma >= 0, f"sml.gamma={s.gamma} must be >= 0")
+    p.need(s.chunk_size is None or s.chunk_size >= 1, f"sml.chunk_size={s.chunk_size} must be >= 1 or none")
+    return p
+
+# %% ../nbs/12_config.ipynb #17b05793
+def _optim_problems(cfg, num_processes=1):
+    o, p = cfg.optim, _Problems()
+    p.need(o.lr > 0, f"optim.lr={o.lr} must be > 0 (d1: 3e-6)")
+    p.need(o.warmup_steps >= 0, f"optim.warmup_steps={o.warmup_steps} must be >= 0")
+    p.need(o.warmup_steps <= o.max_steps, f"optim.warmup_steps={o.warmup_steps} must be <= optim.max_steps={o.max_steps}")
+    p.need(0 <= o.adam_beta1 < 1 and 0 <= o.adam_beta2 < 1, f"optim.adam_beta1={o.adam_beta1}, adam_beta2={o.adam_beta2} must be in [0, 1)")
+    p.need(o.weight_decay >= 0, f"optim.weight_decay={o.weight_decay} must be >= 0")
+    p.need(o.max_grad_norm is None or o.max_grad_norm > 0, f"optim.max_grad_norm={o.max_grad_norm} must be > 0 or none (no clipping)")
+    p.need(o.num_generations >= 2, f"optim.num_generations={o.num_generations} must be >= 2: a group-relative advantage needs two completions per prompt (d1: 6)")
+    p.need(o.prompts_per_step >= 1, f"optim.prompts_per_step={o.prompts_per_step} must be >= 1")
+    p.need(o.grad_accum_steps >= 1, f"optim.grad_accum_steps={o.grad_accum_steps} must be >= 1")
+    p.need(o.max_steps >= 1, f"optim.max_steps={o.max_steps} must be >= 1")
+    p.need(num_processes >= 1, f"num_processes={num_processes} must be >= 1")
     n, parts = o.prompts_per_step * o.num_generations, max(o.grad_accum_steps, 1) * max(num_processes, 1)
     if n > 0 and parts > 0 and n % parts:
         p.append(f"optim.prompts_per_step * optim.num_generations = {o.prompts_per_step} * {o.num_generations} = {n} completions per step "
                  f"cannot be split into optim.grad_accum_steps * num_processes = {o.grad_accum_steps} * {num_processes} = {parts} equal micro-batches: "
                  f"make {n} a multiple of {parts}")
-    # log
-    need(lg.log_every >= 1, f"log.log_every={lg.log_every} must be >= 1")
+    return p
+
+# %% ../nbs/12_config.ipynb #365c6af8
+def _log_problems(cfg):
+    lg, p = cfg.log, _Problems()
+    p.need(lg.log_every >= 1, f"log.log_every={lg.log_every} must be >= 1")
     for k in ('save_every', 'eval_every', 'sample_log_every'):
-        need(getattr(lg, k) >= 0, f"log.{k}={getattr(lg, k)} must be >= 0 (0 = never)")
-    need(lg.keep_last is None or lg.keep_last >= 1, f"log.keep_last={lg.keep_last} must be >= 1 or none (keep all)")
-    need(len(set(lg.report_to)) == len(lg.report_to), f"log.report_to={lg.report_to} lists a logger twice")
-    need(d.path is None or not d.task.startswith('tiny_'), f"data.path={d.path}: data.task={d.task} is generated and reads no file: unset data.path")
-    need(not d.d1_compat or d.task in ('gsm8k', 'math', 'countdown', 'sudoku'),
-         f"data.d1_compat=true reproduces d1's rewards, which exist for gsm8k, math, countdown and sudoku, not {d.task!r}: set it to false")
-    # SFT
-    sf = cfg.sft
-    need(sf.steps >= 0, f"sft.steps={sf.steps} must be >= 0 (0 = no SFT warm start)")
-    need(sf.batch_size >= 1, f"sft.batch_size={sf.batch_size} must be >= 1")
-    need(sf.lr > 0, f"sft.lr={sf.lr} must be > 0")
-    need(sf.warmup >= 0, f"sft.warmup={sf.warmup} must be >= 0")
-    # protocol
-    pr = cfg.protocol
+        p.need(getattr(lg, k) >= 0, f"log.{k}={getattr(lg, k)} must be >= 0 (0 = never)")
+    p.need(lg.keep_last is None or lg.keep_last >= 1, f"log.keep_last={lg.keep_last} must be >= 1 or none (keep all)")
+    p.need(len(set(lg.report_to)) == len(lg.report_to), f"log.report_to={lg.report_to} lists a logger twice")
+    return p
+
+# %% ../nbs/12_config.ipynb #75ed73a2
+def _task_problems(cfg):
+    d, p = cfg.data, _Problems()
+    p.need(d.path is None or not d.task.startswith('tiny_'), f"data.path={d.path}: data.task={d.task} is generated and reads no file: unset data.path")
+    p.need(not d.d1_compat or d.task in ('gsm8k', 'math', 'countdown', 'sudoku'),
+           f"data.d1_compat=true reproduces d1's rewards, which exist for gsm8k, math, countdown and sudoku, not {d.task!r}: set it to false")
+    return p
+
+# %% ../nbs/12_config.ipynb #2aff4de6
+def _sft_problems(cfg):
+    sf, p = cfg.sft, _Problems()
+    p.need(sf.steps >= 0, f"sft.steps={sf.steps} must be >= 0 (0 = no SFT warm start)")
+    p.need(sf.batch_size >= 1, f"sft.batch_size={sf.batch_size} must be >= 1")
+    p.need(sf.lr > 0, f"sft.lr={sf.lr} must be > 0")
+    p.need(sf.warmup >= 0, f"sft.warmup={sf.warmup} must be >= 0")
+    return p
+
+# %% ../nbs/12_config.ipynb #f2632bbf
+def _protocol_problems(cfg):
+    pr, d, p = cfg.protocol, cfg.data, _Problems()
     for k in ('n_labelled', 'n_prompt_only', 'n_valid', 'n_test'):
-        need(getattr(pr, k) is None or getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1 or none (the task's default)")
+        p.need(getattr(pr, k) is None or getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1 or none (the task's default)")
     for k in ('select_every', 'base_select_every'):
-        need(getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1")
-    need(pr.data_seed is None or pr.data_seed >= 0, f"protocol.data_seed={pr.data_seed} must be >= 0 or none (the run's seed)")
-    need(not pr.enabled or cfg.sft.steps >= 1, "protocol.enabled=true trains the base by SFT: set sft.steps >= 1 (e.g. 600)")
-    need(not pr.enabled or d.task in ('tiny_sudoku', 'tiny_countdown'),
-         f"protocol.enabled=true is implemented for data.task=tiny_sudoku or tiny_countdown, not {d.task!r}")
+        p.need(getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1")
+    p.need(pr.data_seed is None or pr.data_seed >= 0, f"protocol.data_seed={pr.data_seed} must be >= 0 or none (the run's seed)")
+    p.need(not pr.enabled or cfg.sft.steps >= 1, "protocol.enabled=true trains the base by SFT: set sft.steps >= 1 (e.g. 600)")
+    p.need(not pr.enabled or d.task in ('tiny_sudoku', 'tiny_countdown'),
+           f"protocol.enabled=true is implemented for data.task=tiny_sudoku or tiny_countdown, not {d.task!r}")
+    return p
+
+# %% ../nbs/12_config.ipynb #d3a50d29
+def validate(cfg, num_processes=1):
+    "Raise a `ConfigError` listing every problem in `cfg`; return `cfg` when there is none."
+    p = (_run_problems(cfg) + _model_problems(cfg) + _data_problems(cfg)
+         + _sampler_problems(cfg.sampler, 'sampler') + _sampler_problems(cfg.eval_sampler, 'eval_sampler')
+         + _method_problems(cfg) + _dps_problems(cfg) + _sml_problems(cfg) + _optim_problems(cfg, num_processes)
+         + _log_problems(cfg) + _task_problems(cfg) + _sft_problems(cfg) + _protocol_problems(cfg))
     if len(p) == 1: raise ConfigError(p[0])                                       # one problem: one line
     if p: raise ConfigError(f"{len(p)} problems in the config:\n  - " + '\n  - '.join(p))
     return cfg
@@ -480,15 +561,17 @@ def _merge(base, new, cls, prefix=''):
     return base
 
 # %% ../nbs/12_config.ipynb #ce4d8bbd
-D1_MAX_STEPS = {'gsm8k': 7700, 'math': 6600, 'countdown': 5000, 'sudoku': 3800}  # d1 paper appendix (see the caveat above)
-D1_EVAL_SIZE = {'sudoku': 256}   # 256 of the 500 Sudoku test puzzles (the paper's protocol); the other test sets are used whole
-D1_MODEL = 'GSAI-ML/LLaDA-8B-Instruct'
-
 def tiny_config(task='tiny_math', **overrides):
     "The tiny CPU run (the defaults) on a procedural `task`; `tiny_config()` is `TrainConfig()`."
     name = 'tiny' if task == DataConfig.task else task
     return apply_overrides(TrainConfig(name=name, data=DataConfig(task=task), log=LogConfig(output_dir=f'runs/{name}')), overrides)
 
+# %% ../nbs/12_config.ipynb #f74ed199
+D1_MAX_STEPS = {'gsm8k': 7700, 'math': 6600, 'countdown': 5000, 'sudoku': 3800}  # d1 paper appendix (see the caveat above)
+D1_EVAL_SIZE = {'sudoku': 256}   # 256 of the 500 Sudoku test puzzles (the paper's protocol); the other test sets are used whole
+D1_MODEL = 'GSAI-ML/LLaDA-8B-Instruct'
+
+# %% ../nbs/12_config.ipynb #1b740aa8
 def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_grpo'):
     "d1's diffu-GRPO settings for LLaDA-8B-Instruct on `task` (sources in the comments)."
     if max_steps is None and task not in D1_MAX_STEPS:
@@ -513,6 +596,7 @@ def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_g
         log=LogConfig(output_dir=f'runs/d1_{task}_{method}', log_every=1, save_every=100, keep_last=3,  # logging_steps 1, save_steps 100
                       eval_every=0, sample_log_every=50))
 
+# %% ../nbs/12_config.ipynb #6e3c88ef
 PROTOCOL_TINY = {
     'model.tiny': dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, abs_position_embeddings=True, max_position_embeddings=128),
     'sampler.gen_length': 32, 'sampler.steps': 16, 'sampler.block_length': 32, 'sampler.temperature': 1.0,
@@ -527,6 +611,7 @@ TASK_PROTOCOL = {'tiny_sudoku': {},
                                     'sampler.gen_length': 16, 'sampler.steps': 8, 'sampler.block_length': 16,
                                     'eval_sampler.gen_length': 16, 'eval_sampler.steps': 8, 'eval_sampler.block_length': 16}}
 
+# %% ../nbs/12_config.ipynb #44bc8530
 def protocol_config(task, **overrides) -> TrainConfig:
     "The study's setting on `task` (`PROTOCOL_TINY`, then `TASK_PROTOCOL[task]`, then `overrides`), validated."
     if task not in TASK_PROTOCOL: raise ConfigError(f"the protocol covers {', '.join(TASK_PROTOCOL)}, not {task!r}")
@@ -540,6 +625,7 @@ def quickstart_config():
     return protocol_config('tiny_sudoku', **{'name': 'quickstart', 'seed': 0, 'method.name': 'diffu_grpo', 'optim.max_steps': 60,
                                              'log.output_dir': 'runs/quickstart'})
 
+# %% ../nbs/12_config.ipynb #cac3a771
 PRESETS = {'tiny': tiny_config, 'quickstart': quickstart_config,
            'protocol_sudoku': lambda: protocol_config('tiny_sudoku'), 'protocol_countdown': lambda: protocol_config('tiny_countdown'),
            **{f'tiny_{t}': (lambda t=t: tiny_config(f'tiny_{t}')) for t in ('math', 'countdown', 'sudoku', 'json', 'code')},

@@ -81,6 +81,7 @@ def read_records(path) -> list[dict]:
             except json.JSONDecodeError as e: raise ValueError(f"{path}:{i}: invalid JSON ({e})") from None
     return rows
 
+# %% ../nbs/10_data.ipynb #d05ea17c
 def _looks_like_path(s): return s.startswith(('.', '/', '~')) or s.endswith(('.jsonl', '.json', '.csv')) or os.sep * 2 in s
 
 def load_records(source, default: str, hf_config=None, split=None):
@@ -93,6 +94,7 @@ def load_records(source, default: str, hf_config=None, split=None):
     ds = datasets.load_dataset(name, hf_config, split=split) if hf_config else datasets.load_dataset(name, split=split)
     return [dict(r) for r in ds], f"{name} (Hugging Face{', ' + hf_config if hf_config else ''}, split {split})"
 
+# %% ../nbs/10_data.ipynb #a8624686
 def _require(rows, fields, where):
     for i, r in enumerate(rows):
         miss = [f for f in fields if f not in r]
@@ -109,6 +111,7 @@ Respond in the following format:
 </answer>
 """
 
+# %% ../nbs/10_data.ipynb #263f6d02
 SUDOKU_SYSTEM_PROMPT = """
 Please solve the following 4x4 Sudoku puzzle. The puzzle is provided as a 16-character string reading left-to-right, top-to-bottom, where '0' represents empty cells.
 
@@ -129,6 +132,7 @@ Your step-by-step solving process
 </answer>
 """
 
+# %% ../nbs/10_data.ipynb #14bf4d15
 MATH_TRAIN_INSTRUCTION = "You are a math expert. You will be given a question to solve. Solve it step by step. Wrap the final answer in a \\boxed{}. "
 
 COUNTDOWN_TRAIN_TEMPLATE = ("Using only the numbers {numbers}, create an arithmetic expression that evaluates to exactly {target}. "
@@ -200,6 +204,7 @@ def task_messages(task: str, row: dict, style: str = 'train') -> list[dict]:
     if style not in ('train', 'eval'): raise ValueError(f"style must be 'train' or 'eval', not {style!r}")
     return [{'role': 'user', 'content': _user_content(task, row, style)}]
 
+# %% ../nbs/10_data.ipynb #0a938a1c
 def render_prompt(tokenizer, messages, prefill: str = '') -> str:
     "Prompt text: the tokenizer's chat template with the generation prompt, then `prefill`."
     if getattr(tokenizer, 'chat_template', None) is None: raise ValueError('the tokenizer has no chat template')
@@ -249,6 +254,7 @@ def load_countdown(source=None, tokenizer=None, style='train', n_numbers=None, s
         if n_numbers is None or len(nums) == n_numbers: out.append({'numbers': nums, 'target': tgt})
     return _finish(out, 'countdown', tokenizer, style)
 
+# %% ../nbs/10_data.ipynb #fe1daa19
 def load_sudoku(source=None, tokenizer=None, style='train') -> Dataset:
     "4x4 Sudoku (`puzzle`, `solution`: 16-digit strings, 0 = blank) from d1's csv (`Puzzle`, `Solution`)."
     rows, where = load_records(source, 'sudoku/4x4_test_sudoku.csv', split='train')
@@ -261,6 +267,7 @@ def load_sudoku(source=None, tokenizer=None, style='train') -> Dataset:
         out.append({'puzzle': p, 'solution': s})
     return _finish(out, 'sudoku', tokenizer, style)
 
+# %% ../nbs/10_data.ipynb #f2773b98
 JSONSCHEMABENCH_SUBSETS = ('Github_trivial', 'Github_easy', 'Github_medium', 'Glaiveai2K', 'Snowplow')
 
 def load_jsonschemabench(subset='Github_easy', source=None, tokenizer=None, style='train', split='test') -> Dataset:
@@ -303,11 +310,13 @@ def _resolve_ref(ref, root):
         else: return None
     return node
 
+# %% ../nbs/10_data.ipynb #7314105c
 _FORMATS = {'date': '2024-01-01', 'date-time': '2024-01-01T00:00:00Z', 'time': '00:00:00Z', 'email': 'a@b.co', 'uri': 'http://a.b/c',
             'uuid': '123e4567-e89b-12d3-a456-426614174000', 'ipv4': '1.2.3.4', 'hostname': 'a.com'}
 
 def _isnum(x): return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
+# %% ../nbs/10_data.ipynb #70ab5d86
 def _candidates(s, root, depth):
     if depth > 8 or not isinstance(s, dict): return [{}] if s is True else []
     out = []
@@ -353,6 +362,7 @@ def _candidates(s, root, depth):
             if c: out.append([c[0]] * n)
     return out
 
+# %% ../nbs/10_data.ipynb #c4dcccea
 def example_instance(schema):
     "A JSON value valid against `schema` from a simple generator, or None if it finds none."
     s = json.loads(schema) if isinstance(schema, str) else schema
@@ -361,6 +371,7 @@ def example_instance(schema):
         if json_validates(c, s): return c
     return None
 
+# %% ../nbs/10_data.ipynb #b17c54bf
 def corrupt_instance(schema, instance):
     "A modification of `instance` that `schema` should reject (None if no simple corruption applies)."
     s = json.loads(schema) if isinstance(schema, str) else schema

@@ -126,6 +126,7 @@ def _countdown_d1_record(rec):
         rec['numbers'], rec['ground_truth'] = list(gt[0]), gt[1]
     return rec
 
+# %% ../nbs/15_evaluate.ipynb #dc653846
 def _countdown_train(tokenizer, source=None, limit=None, n_numbers=None):
     _need_tokenizer(tokenizer, 'countdown')
     source = source or D.data_dir() / 'countdown' / 'countdown_tasks_3to4_first10002.jsonl'
@@ -140,6 +141,7 @@ def _countdown():
         question=lambda r: f"numbers {list(r['numbers'])}, target {r['target']}", normalize_record=_countdown_d1_record,
         description="d1's Countdown cd3 test (256)")
 
+# %% ../nbs/15_evaluate.ipynb #c411784f
 def _sudoku_score(c, row):
     k, n = R.sudoku_eval_cells(c, row['puzzle'], row['solution'])
     return k / n if n else 0.0
@@ -153,6 +155,7 @@ def _sudoku_d1_record(rec):
         if m: rec['puzzle'] = m.group(1)
     return rec
 
+# %% ../nbs/15_evaluate.ipynb #fb5eb744
 def _sudoku_train(tokenizer, n_train=2000, seed=0, limit=None, source=None):
     _need_tokenizer(tokenizer, 'sudoku')
     if source is not None: return _limit(D.load_sudoku(source, tokenizer, 'train'), limit)
@@ -227,6 +230,7 @@ def _code_module():
         raise ImportError("the code tasks (mbpp, humaneval, tiny_code) need daca_grpo.code_rewards and daca_grpo.sandbox: "
                           "reinstall daca_grpo with its sandbox (daca_grpo.sandbox, nbs/07_sandbox and nbs/08_code_rewards)") from e
 
+# %% ../nbs/15_evaluate.ipynb #bf16b89d
 MBPP_FIELDS = ('test_setup_code', 'challenge_test_list', 'test_imports')
 HUMANEVAL_FIELDS = ('entry_point', 'code_prompt')
 
@@ -245,6 +249,7 @@ def _code_spec(name, gold_field, fields, load_train, load_eval, description):
                     extract=cr.extract_code, score_batch=batch, question=lambda r: r.get('text', r.get('code_prompt', '')),
                     description=description)
 
+# %% ../nbs/15_evaluate.ipynb #e9416131
 @register_task('mbpp')
 def _mbpp():
     cr = _code_module()
@@ -254,6 +259,7 @@ def _mbpp():
         return f
     return _code_spec('mbpp', 'test_list', MBPP_FIELDS, load('train'), load('test'), 'MBPP test split (500), pass@1 in the sandbox')
 
+# %% ../nbs/15_evaluate.ipynb #210d4ae6
 def _humaneval_train(tokenizer, **kw):
     raise ValueError('humaneval has no training split (164 test problems): train on mbpp or tiny_code')
 
@@ -277,6 +283,7 @@ _CODE_FAMILIES = [
      lambda r: [r.randint(-9, 9) for _ in range(r.randint(1, 5))]),
 ]
 
+# %% ../nbs/15_evaluate.ipynb #01c057ca
 def _code_problem(rng):
     fam, arg, desc, body, gen = rng.choice(_CODE_FAMILIES)
     a = rng.randint(1, 9); k = dict(a=a, b=rng.randint(0, 9), m=rng.randint(2, 5), hi=a + rng.randint(3, 15), c=rng.choice('abcde'))
@@ -290,6 +297,7 @@ def _code_problem(rng):
     tests = [f'assert {name}({v!r}) == {env[name](v)!r}' for v in inputs]
     return name, f'Write a function {name}({arg}) that {desc.format(**k)}.', code, tests
 
+# %% ../nbs/15_evaluate.ipynb #2a0ec846
 def make_code(n_train=2000, n_test=200, seed=0, test_frac=0.2, tokenizer=None, style='short') -> DatasetDict:
     "Tiny function-synthesis problems in MBPP's layout; columns `prompt text code test_list ... target_completion`."
     if style != 'short': raise ValueError("make_code has only the 'short' prompt style")
@@ -309,6 +317,7 @@ def make_code(n_train=2000, n_test=200, seed=0, test_frac=0.2, tokenizer=None, s
                          target_completion=f'```python\n{code}\n```'))
     return P._to_dataset_dict(rows, 'text')
 
+# %% ../nbs/15_evaluate.ipynb #b34ecff9
 @register_task('tiny_code')
 def _tiny_code():
     real = _code_spec('tiny_code', 'test_list', MBPP_FIELDS, None, None, '')
@@ -414,6 +423,7 @@ def read_jsonl(path) -> list[dict]:
             except json.JSONDecodeError as e: raise ValueError(f'{path}:{i}: invalid JSON ({e})') from None
     return out
 
+# %% ../nbs/15_evaluate.ipynb #f9bd818b
 def read_generations(path) -> list[dict]:
     "Generation records from a JSONL file, a JSON list, or d1's `{'generations': [...]}` file (its `generations` field read as `generation`)."
     path = Path(path)
@@ -430,6 +440,7 @@ def read_generations(path) -> list[dict]:
         out.append(r)
     return out
 
+# %% ../nbs/15_evaluate.ipynb #d570919a
 def score_file(path, task=None) -> dict:
     "Re-score a file of generation records on its own (JSONL, or d1's JSON); returns the summary (task from the records if not given)."
     t0 = time.time()
@@ -465,6 +476,7 @@ def _kv(items):
         out[k] = v
     return out
 
+# %% ../nbs/15_evaluate.ipynb #be1a7308
 def results_table(summaries) -> str:
     "Markdown table of evaluation summaries."
     head = '| task | L | steps | block | metric | value | mean | pooled | n | correct | wall (s) | file |'
@@ -475,6 +487,7 @@ def results_table(summaries) -> str:
                      f"{f(s['value'])} | {f(s['mean'])} | {f(s['pooled'])} | {s['n']} | {s['correct']} | {f(s.get('wall_s'), 1)} | {s.get('path') or ''} |")
     return '\n'.join(lines)
 
+# %% ../nbs/15_evaluate.ipynb #715876ac
 def eval_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog='daca-grpo eval', description='Evaluate a dLLM with the paper protocol (greedy, block 32, steps = L/2), or re-score generation files.')
     p.add_argument('--model', help="a model directory / hub name (loaded with load_dllm), or 'tiny' for a fresh untrained tiny model")
@@ -505,6 +518,7 @@ def _load_model(name, device, dtype):
     model, tokenizer, _ = load_dllm(name, dtype=getattr(torch, dtype) if dtype else None, device=device)
     return model, tokenizer
 
+# %% ../nbs/15_evaluate.ipynb #3b3772f4
 def _check_eval_args(a):
     "A `ConfigError` (one line, naming the flag and the fix) for arguments `eval_main` cannot run with."
     from daca_grpo.config import ConfigError
@@ -524,6 +538,7 @@ def _check_eval_args(a):
         raise ConfigError(f"--model {m}: no such directory (a local model folder, a Hugging Face model name, or 'tiny')")
     if not a.score and (not a.model or not a.task): raise ConfigError('--model and --task are required (or --score FILE)')
 
+# %% ../nbs/15_evaluate.ipynb #eb318284
 def eval_main(argv=None) -> list[dict]:
     "CLI: evaluate `--model` on `--task` at each `--gen-length`, or `--score` files; prints a Markdown table, returns the summaries."
     a = eval_parser().parse_args(argv)

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['REFERENCE_FILE', 'build_model', 'compute_rewards', 'round_prompt_indices', 'rollout_round', 'CSVLogger',
-           'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer', 'train']
+           'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer']
 
 # %% ../nbs/16_trainer.ipynb #49e90243
 import copy, csv, json, math, os, time, warnings
@@ -13,6 +13,7 @@ from dataclasses import dataclass, asdict
 from pathlib import Path
 import torch
 from tqdm.auto import tqdm
+from fastcore.basics import patch
 from .config import TrainConfig, validate, save_config, config_to_dict
 from .model import TinyDLLM, TinyDLLMConfig
 from .tokenizer import build_tokenizer
@@ -176,25 +177,13 @@ class GRPOTrainer:
         if model is None: model, tokenizer, self.adapter = build_model(cfg, self.acc.device)
         else: self.adapter = adapter_for(model)
         self.tok, self.per_prompt_seeding, self.progress = tokenizer, per_prompt_seeding, progress
-        if train_dataset is None or reward_funcs is None:
-            self.task, ds, rf, rw = _task_parts(cfg, tokenizer)
-            train_dataset, reward_funcs, reward_weights = train_dataset or ds, reward_funcs or rf, reward_weights or rw
-        if cfg.data.max_train_prompts: train_dataset = train_dataset.select(range(min(len(train_dataset), cfg.data.max_train_prompts)))
-        if 'prompt' not in train_dataset.column_names:
-            raise ValueError(f"train_dataset needs a 'prompt' column (the chat-templated prompt); it has {train_dataset.column_names}")
-        self.train_dataset, self.reward_funcs, self.reward_weights, self.eval_fn = train_dataset, reward_funcs, reward_weights, eval_fn
+        self._setup_data(train_dataset, reward_funcs, reward_weights, eval_fn)
         self.loss_cfg = PolicyLossConfig(method=cfg.method.name, epsilon=cfg.method.epsilon, epsilon_high=cfg.method.epsilon_high,
                                          beta=cfg.method.beta, p_mask_prompt=cfg.method.p_mask_prompt, loss_agg=cfg.method.loss_agg,
                                          gdpo_nodes=cfg.method.gdpo_nodes, coupled_t_range=tuple(cfg.method.coupled_t_range),
                                          sml=cfg.sml.enabled, sml_K=cfg.sml.K, sml_strata=cfg.sml.strata, sml_alpha=cfg.sml.alpha,
                                          sml_gamma=cfg.sml.gamma, sml_chunk_size=cfg.sml.chunk_size)
-        self.use_ref = cfg.method.beta > 0 and cfg.method.name != 'wd1'
-        self.is_lora = hasattr(model, 'disable_adapter')
-        self.ref_model = copy.deepcopy(model).eval().requires_grad_(False) if self.use_ref and not self.is_lora else None
-        self.sync_ref_every = cfg.method.ref_model_sync_steps if self.ref_model is not None else None
-        if cfg.method.ref_model_sync_steps and self.ref_model is None:
-            why = 'beta=0 uses no reference' if not self.use_ref else 'with LoRA the reference is the base model with the adapter disabled (as in TRL and d1)'
-            warnings.warn(f"method.ref_model_sync_steps={cfg.method.ref_model_sync_steps} has no effect: {why}; the reference stays frozen")
+        self._setup_reference(model)                                   # before `prepare` wraps the model
         o = cfg.optim
         params = [p for p in model.parameters() if p.requires_grad]
         opt = torch.optim.AdamW(params, lr=o.lr, betas=(o.adam_beta1, o.adam_beta2), weight_decay=o.weight_decay)
@@ -203,7 +192,84 @@ class GRPOTrainer:
         self.out = Path(cfg.log.output_dir)
         self.step, self.logger, self._trackers = 0, None, False
 
+# %% ../nbs/16_trainer.ipynb #888b0538
+@patch
+def _setup_data(self: GRPOTrainer, train_dataset, reward_funcs, reward_weights, eval_fn):
+    "The training set, the reward functions and weights and `eval_fn`; the task's (`data.task`) for what the caller did not pass."
+    cfg = self.cfg
+    if train_dataset is None or reward_funcs is None:
+        self.task, ds, rf, rw = _task_parts(cfg, self.tok)
+        train_dataset, reward_funcs, reward_weights = train_dataset or ds, reward_funcs or rf, reward_weights or rw
+    if cfg.data.max_train_prompts: train_dataset = train_dataset.select(range(min(len(train_dataset), cfg.data.max_train_prompts)))
+    if 'prompt' not in train_dataset.column_names:
+        raise ValueError(f"train_dataset needs a 'prompt' column (the chat-templated prompt); it has {train_dataset.column_names}")
+    self.train_dataset, self.reward_funcs, self.reward_weights, self.eval_fn = train_dataset, reward_funcs, reward_weights, eval_fn
+
+# %% ../nbs/16_trainer.ipynb #1c6b68ca
+@patch
+def _setup_reference(self: GRPOTrainer, model):
+    "The reference policy of the KL term (`ref_model`: None under LoRA or without a KL term) and how often it moves."
+    cfg = self.cfg
+    self.use_ref = cfg.method.beta > 0 and cfg.method.name != 'wd1'
+    self.is_lora = hasattr(model, 'disable_adapter')
+    self.ref_model = copy.deepcopy(model).eval().requires_grad_(False) if self.use_ref and not self.is_lora else None
+    self.sync_ref_every = cfg.method.ref_model_sync_steps if self.ref_model is not None else None
+    if cfg.method.ref_model_sync_steps and self.ref_model is None:
+        why = 'beta=0 uses no reference' if not self.use_ref else 'with LoRA the reference is the base model with the adapter disabled (as in TRL and d1)'
+        warnings.warn(f"method.ref_model_sync_steps={cfg.method.ref_model_sync_steps} has no effect: {why}; the reference stays frozen")
+
+# %% ../nbs/16_trainer.ipynb #ef7d38ce
+@patch
+def _score_round(self: GRPOTrainer, rows, texts):
+    "This process's prompts (repeated G times), rewards and per-function rewards; all processes' rewards and advantages; this process's advantages."
+    cfg, acc, G = self.cfg, self.acc, self.cfg.optim.num_generations
+    prompts = [p for p in rows['prompt'] for _ in range(G)]
+    columns = {c: [v for v in vals for _ in range(G)] for c, vals in rows.items() if c != 'prompt'}
+    rewards, per_func = compute_rewards(self.reward_funcs, prompts, texts, columns, self.reward_weights)
+    all_rewards = acc.gather(rewards.to(acc.device)).cpu()                     # process-major: groups stay contiguous
+    A_all = group_advantages(all_rewards, G, cfg.method.advantage_scale, cfg.method.leave_one_out)
+    n = len(rewards)
+    adv = A_all[acc.process_index * n:(acc.process_index + 1) * n].to(acc.device)
+    return prompts, rewards, per_func, all_rewards, A_all, adv
+
+# %% ../nbs/16_trainer.ipynb #e2bb6205
+@patch
+def _dps_round_weights(self: GRPOTrainer, unwrapped, roll):
+    "DPS weights of the round's completion tokens (None when DPS is off), and the seconds they took."
+    cfg = self.cfg
+    if not cfg.dps.enabled: return None, 0.0
+    t1 = time.time()
+    deltas = None
+    if cfg.dps.target == 'final':
+        deltas = progress_deltas(roll.trajectory, cfg.dps.scope, final_token_logconf(unwrapped, roll, self.adapter))
+    weights = dps_weights(roll.trajectory, cfg.dps.lam, cfg.dps.w_min, cfg.dps.w_max, cfg.dps.scope, cfg.dps.eps, deltas)
+    return weights, time.time() - t1
+
+# %% ../nbs/16_trainer.ipynb #04cd7525
+@patch
+@torch.no_grad()
+def _micro_batches(self: GRPOTrainer, unwrapped, roll, cmask, adv, weights, seeds, n_prompts):
+    "The round's `grad_accum_steps` micro-batches: `(PolicyBatch, old estimates or None, reference estimates or None)`, one estimate per mask seed."
+    cfg, acc, G = self.cfg, self.acc, self.cfg.optim.num_generations
+    n = len(adv)                                                                 # this process's rows
+    batches = []
+    n_micro = cfg.optim.grad_accum_steps
+    per_mb = n_prompts // n_micro
+    for mb in range(n_micro):
+        r = slice(mb * per_mb * G, (mb + 1) * per_mb * G)
+        rows_global = torch.arange(r.start, r.stop) + acc.process_index * n             # global row numbers (process-major)
+        b = PolicyBatch(roll.prompt_ids[r], roll.prompt_mask[r], roll.completion_ids[r], cmask[r], adv[r], G,
+                        None if weights is None else weights[r], rows_global)
+        old = [policy_logp(unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 else None
+        ref = None
+        if self.use_ref:
+            ref_ctx = unwrapped.disable_adapter() if self.is_lora else nullcontext()
+            with ref_ctx: ref = [policy_logp(self.ref_model or unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds]
+        batches.append((b, old, ref))
+    return batches
+
 # %% ../nbs/16_trainer.ipynb #d8c6969c
+@patch
 @torch.no_grad()
 def _round(self: GRPOTrainer, round_idx):
     cfg, acc, G = self.cfg, self.acc, self.cfg.optim.num_generations
@@ -216,37 +282,11 @@ def _round(self: GRPOTrainer, round_idx):
                          acc.device, cfg.data.max_prompt_length)
     t_gen = time.time() - t0
     texts = self.tok.batch_decode(roll.completion_ids, skip_special_tokens=True)
-    prompts = [p for p in rows['prompt'] for _ in range(G)]
-    columns = {c: [v for v in vals for _ in range(G)] for c, vals in rows.items() if c != 'prompt'}
-    rewards, per_func = compute_rewards(self.reward_funcs, prompts, texts, columns, self.reward_weights)
-    all_rewards = acc.gather(rewards.to(acc.device)).cpu()                     # process-major: groups stay contiguous
-    A_all = group_advantages(all_rewards, G, cfg.method.advantage_scale, cfg.method.leave_one_out)
-    n = len(rewards)
-    adv = A_all[acc.process_index * n:(acc.process_index + 1) * n].to(acc.device)
+    prompts, rewards, per_func, all_rewards, A_all, adv = self._score_round(rows, texts)
     cmask = roll.completion_mask(self.adapter.eos_token_ids)
-    weights, t_dps = None, 0.0
-    if cfg.dps.enabled:
-        t1 = time.time()
-        deltas = None
-        if cfg.dps.target == 'final':
-            deltas = progress_deltas(roll.trajectory, cfg.dps.scope, final_token_logconf(unwrapped, roll, self.adapter))
-        weights = dps_weights(roll.trajectory, cfg.dps.lam, cfg.dps.w_min, cfg.dps.w_max, cfg.dps.scope, cfg.dps.eps, deltas)
-        t_dps = time.time() - t1
+    weights, t_dps = self._dps_round_weights(unwrapped, roll)
     seeds = [_seed_for(cfg.seed, round_idx, it, 3) % (2 ** 31) for it in range(cfg.method.mu)]
-    batches = []
-    n_micro = cfg.optim.grad_accum_steps
-    per_mb = len(idx) // n_micro
-    for mb in range(n_micro):
-        r = slice(mb * per_mb * G, (mb + 1) * per_mb * G)
-        rows_global = torch.arange(r.start, r.stop) + acc.process_index * n             # global row numbers (process-major)
-        b = PolicyBatch(roll.prompt_ids[r], roll.prompt_mask[r], roll.completion_ids[r], cmask[r], adv[r], G,
-                        None if weights is None else weights[r], rows_global)
-        old = [policy_logp(unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 else None
-        ref = None
-        if self.use_ref:
-            ref_ctx = unwrapped.disable_adapter() if self.is_lora else nullcontext()
-            with ref_ctx: ref = [policy_logp(self.ref_model or unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds]
-        batches.append((b, old, ref))
+    batches = self._micro_batches(unwrapped, roll, cmask, adv, weights, seeds, len(idx))
     stats = {'reward': all_rewards.mean().item(), 'reward_std': all_rewards.std().item() if len(all_rewards) > 1 else 0.0,
              **{f'rewards/{k}': acc.gather(v.to(acc.device)).float().mean().item() for k, v in per_func.items()},
              'completion_length': acc.gather(cmask.sum(-1).float()).mean().item(),
@@ -254,9 +294,9 @@ def _round(self: GRPOTrainer, round_idx):
              'time/generate': t_gen, 'time/dps': t_dps}
     samples = [dict(prompt=p, completion=c, reward=float(rw), advantage=float(a)) for p, c, rw, a in zip(prompts, texts, rewards, adv.cpu())]
     return batches, seeds, stats, samples
-GRPOTrainer._round = _round
 
 # %% ../nbs/16_trainer.ipynb #d9af16fc
+@patch
 def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     acc, n = self.acc, len(batches)
     self.model.train()
@@ -275,9 +315,9 @@ def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     self.optimizer.step(); self.scheduler.step(); self.optimizer.zero_grad(set_to_none=True)
     agg['grad_norm'] = float(grad_norm); agg['lr'] = self.scheduler.get_last_lr()[0]
     return agg
-GRPOTrainer._optimizer_step = _optimizer_step
 
 # %% ../nbs/16_trainer.ipynb #d0fc882b
+@patch
 def _save(self: GRPOTrainer):
     acc = self.acc
     save_checkpoint(self.out, self.step, acc.unwrap_model(self.model), self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer,
@@ -285,6 +325,7 @@ def _save(self: GRPOTrainer):
                     process_index=acc.process_index, num_processes=acc.num_processes, barrier=acc.wait_for_everyone,
                     extra_models={'reference': self.ref_model} if self.sync_ref_every else None)
 
+@patch
 def _resume(self: GRPOTrainer):
     opt = self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer
     found = load_latest_checkpoint(self.out, self.acc.unwrap_model(self.model), opt, self.scheduler, process_index=self.acc.process_index,
@@ -293,8 +334,10 @@ def _resume(self: GRPOTrainer):
     ck, self.step, _ = found
     return ck
 
+# %% ../nbs/16_trainer.ipynb #dc55d6f9
 REFERENCE_FILE = 'reference.safetensors'
 
+@patch
 def _keep_reference(self: GRPOTrainer, resumed):
     """The frozen reference is the model as the run started (after any SFT warm start), so a resumed run must not rebuild
     it from whatever model it was handed: it is written once into the run directory and read back on resume."""
@@ -308,6 +351,8 @@ def _keep_reference(self: GRPOTrainer, resumed):
         save_file({k: v.detach().cpu().contiguous().clone() for k, v in self.ref_model.state_dict().items()}, str(tmp))
         os.replace(tmp, path)
 
+# %% ../nbs/16_trainer.ipynb #e18e7c44
+@patch
 def _log(self: GRPOTrainer, metrics, samples=None):
     acc = self.acc
     if acc.is_main_process:
@@ -316,6 +361,9 @@ def _log(self: GRPOTrainer, metrics, samples=None):
             with open(self.out / 'samples.jsonl', 'a') as f:
                 for s in samples: f.write(json.dumps({'step': self.step, **s}) + '\n')
     if self._trackers: acc.log(metrics, step=self.step)
+
+# %% ../nbs/16_trainer.ipynb #e2d92899
+@patch
 @torch.no_grad()
 def _sync_reference(self: GRPOTrainer):
     "TR-DPO's reference update, as TRL's `SyncRefModelCallback`: ref <- alpha * policy + (1 - alpha) * ref."
@@ -323,12 +371,10 @@ def _sync_reference(self: GRPOTrainer):
     for r, q in zip(self.ref_model.parameters(), self.acc.unwrap_model(self.model).parameters()):
         r.mul_(1.0 - alpha).add_(q.detach().to(r.dtype), alpha=alpha)
 
-GRPOTrainer._sync_reference = _sync_reference
-GRPOTrainer._save, GRPOTrainer._resume, GRPOTrainer._log, GRPOTrainer._keep_reference = _save, _resume, _log, _keep_reference
-
-# %% ../nbs/16_trainer.ipynb #1136cc2d
-def train(self: GRPOTrainer, resume=False):
-    "Run until `optim.max_steps`; returns the last logged metrics."
+# %% ../nbs/16_trainer.ipynb #00f3ab20
+@patch
+def _start_run(self: GRPOTrainer, resume):
+    "Before the first round: resume if asked, keep the reference, write the config, open the metrics file and the trackers."
     cfg, acc = self.cfg, self.acc
     ck = self._resume() if resume else None
     if acc.is_main_process: self.out.mkdir(parents=True, exist_ok=True)
@@ -342,6 +388,31 @@ def train(self: GRPOTrainer, resume=False):
                 for sec, d in config_to_dict(cfg).items() for k, v in (d.items() if isinstance(d, dict) else [('', d)])}
         acc.init_trackers('logs', config=flat)
         self._trackers = True
+
+# %% ../nbs/16_trainer.ipynb #cde92dfd
+@patch
+def _report(self: GRPOTrainer, met, samples, round_idx, it):
+    "After optimiser step `it` of round `round_idx`: add the evaluation to `met` when one is due, and log it (with the round's `samples` on a sampled round's first step)."
+    cfg = self.cfg
+    if self.eval_fn is not None and cfg.log.eval_every and self.step % cfg.log.eval_every == 0:
+        met.update({f'eval/{k}': v for k, v in self.eval_fn(self.acc.unwrap_model(self.model)).items()})
+    log_samples = cfg.log.sample_log_every and it == 0 and round_idx % cfg.log.sample_log_every == 0
+    if self.step % cfg.log.log_every == 0 or log_samples: self._log(met, samples if log_samples else None)
+
+# %% ../nbs/16_trainer.ipynb #163cb24e
+@patch
+def _save_due(self: GRPOTrainer):
+    "Whether to write a checkpoint now: at the round boundary that crosses a multiple of `log.save_every`, and at the last step."
+    cfg, mu = self.cfg, self.cfg.method.mu
+    return cfg.log.save_every and (self.step % mu == 0 or self.step >= cfg.optim.max_steps) and \
+           (self.step // cfg.log.save_every > (self.step - mu) // cfg.log.save_every or self.step >= cfg.optim.max_steps)
+
+# %% ../nbs/16_trainer.ipynb #1136cc2d
+@patch
+def train(self: GRPOTrainer, resume=False):
+    "Run until `optim.max_steps`; returns the last logged metrics."
+    cfg, acc = self.cfg, self.acc
+    self._start_run(resume)
     mu, last = cfg.method.mu, {}
     bar = tqdm(total=cfg.optim.max_steps, initial=self.step, desc=f'{cfg.method.name} training', disable=not (self.progress and acc.is_main_process))
     while self.step < cfg.optim.max_steps:
@@ -357,16 +428,10 @@ def train(self: GRPOTrainer, resume=False):
             bar.update(1)
             if it == 0: met.update(stats)
             met['time/step'] = time.time() - t0; t0 = time.time()
-            if self.eval_fn is not None and cfg.log.eval_every and self.step % cfg.log.eval_every == 0:
-                met.update({f'eval/{k}': v for k, v in self.eval_fn(acc.unwrap_model(self.model)).items()})
-            log_samples = cfg.log.sample_log_every and it == 0 and round_idx % cfg.log.sample_log_every == 0
-            if self.step % cfg.log.log_every == 0 or log_samples: self._log(met, samples if log_samples else None)
+            self._report(met, samples, round_idx, it)
             last = met
             bar.set_postfix(reward=f"{stats['reward']:.3f}", loss=f"{met['loss']:.3f}")
-        if cfg.log.save_every and (self.step % mu == 0 or self.step >= cfg.optim.max_steps) and \
-           (self.step // cfg.log.save_every > (self.step - mu) // cfg.log.save_every or self.step >= cfg.optim.max_steps):
-            self._save()
+        if self._save_due(): self._save()
     bar.close()
     if self._trackers: acc.end_training()
     return last
-GRPOTrainer.train = train
