@@ -5,13 +5,14 @@
 # %% auto #0
 __all__ = ['MBPP_SPLITS', 'code_reward', 'pass_at_1', 'mbpp_prompt', 'load_mbpp', 'humaneval_prompt', 'humaneval_path',
            'load_humaneval', 'extract_code', 'completion_text', 'humaneval_program', 'humaneval_tests', 'mbpp_tests',
-           'code_jobs', 'run_code_tests', 'make_code_reward', 'make_pass_at_1', 'oracle_check', 'print_failures']
+           'code_jobs', 'run_code_tests', 'make_code_reward', 'make_pass_at_1', 'decomposition_stats', 'oracle_check',
+           'print_failures']
 
 # %% ../nbs/08_code_rewards.ipynb #b9132a9c
 import ast, os, re, json, gzip, textwrap
 from pathlib import Path
 import datasets
-from .sandbox import run_many, SandboxResult
+from .sandbox import run_many, SandboxResult, decompose, check_isolation
 
 # %% ../nbs/08_code_rewards.ipynb #3faefecf
 from .data import data_dir   # one data-directory rule for every loader (defined in 10_data)
@@ -170,41 +171,51 @@ def _column(columns, name, i, default=None):
     col = columns.get(name)
     return default if col is None else col[i]
 
-def _job(c, i, columns, include_challenge):
+def _without_check(test, entry_point):
+    "HumanEval's test code minus `check` (whose body holds every expected value), plus `candidate = <entry_point>`."
+    tree = ast.parse(test)
+    tree.body = [n for n in tree.body if not (isinstance(n, ast.FunctionDef) and n.name == 'check')]
+    return ast.unparse(tree) + f"\ncandidate = {entry_point}\n"
+
+def _job(c, i, columns, include_challenge, judge_in_parent=True):
     code, src = extract_code(c, return_source=True)
+    judged = (lambda ts: [decompose(t) or t for t in ts]) if judge_in_parent else list
     if _column(columns, 'test_list', i) is not None:
         setup, tests = mbpp_tests(_column(columns, 'test_list', i), _column(columns, 'test_setup_code', i, ''),
                                   _column(columns, 'challenge_test_list', i), _column(columns, 'test_imports', i), include_challenge)
-        return dict(code=code, tests=tests, setup=setup), src
-    ep = _column(columns, 'entry_point', i)
-    setup, tests = humaneval_tests(_column(columns, 'test', i), ep)
-    return dict(code=humaneval_program(_column(columns, 'code_prompt', i, ''), code, ep), tests=tests, setup=setup), src
+        return dict(code=code, tests=judged(tests), setup=setup), src
+    ep, test = _column(columns, 'entry_point', i), _column(columns, 'test', i)
+    setup, tests = humaneval_tests(test, ep)
+    if judge_in_parent and tests != [f"check({ep})"]: setup = _without_check(test, ep)   # the units carry what they need
+    return dict(code=humaneval_program(_column(columns, 'code_prompt', i, ''), code, ep), tests=judged(tests), setup=setup), src
 
-def code_jobs(completions, include_challenge=False, **columns):
+def code_jobs(completions, include_challenge=False, judge_in_parent=True, **columns):
     "One sandbox job per completion, plus the extraction rule used, from the batch's benchmark columns."
     if columns.get('test_list') is None and (columns.get('test') is None or columns.get('entry_point') is None):
         raise KeyError("code reward: the batch has neither MBPP columns ('test_list') nor HumanEval columns ('test', 'entry_point'); "
                        f"columns present: {sorted(columns)}")
     jobs, sources = [], []
     for i, c in enumerate(completions):
-        try: job, src = _job(c, i, columns, include_challenge)
+        try: job, src = _job(c, i, columns, include_challenge, judge_in_parent)
         except Exception as e:   # one pathological completion fails alone, with an error the sandbox reports
             job, src = dict(code=f"raise RuntimeError({f'could not build the program: {type(e).__name__}'!r})", tests=['assert False'], setup=''), 'text'
         jobs.append(job); sources.append(src)
     return jobs, sources
 
-def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge=False, check_returns=True, **columns) -> list[SandboxResult]:
-    "Sandbox results of a batch of completions against their benchmark tests."
-    jobs, _ = code_jobs(completions, include_challenge=include_challenge, **columns)
+def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge=False, check_returns=True, judge_in_parent=True,
+                   **columns) -> list[SandboxResult]:
+    "Sandbox results of a batch of completions against their benchmark tests (decomposable asserts judged in this process)."
+    jobs, _ = code_jobs(completions, include_challenge=include_challenge, judge_in_parent=judge_in_parent, **columns)
     return run_many(jobs, max_workers=max_workers, timeout=timeout, check_returns=check_returns)
 
 # %% ../nbs/08_code_rewards.ipynb #dc28c132
 def make_code_reward(format_bonus: float = 0.0, timeout: float = 3.0, max_workers: int | None = None, include_challenge: bool = False,
-                     check_returns: bool = True):
+                     check_returns: bool = True, judge_in_parent: bool = True, require_isolation: bool | None = None):
     "TRL reward: fraction of the benchmark's asserts passed, + `format_bonus` if the code came in a fence or <answer>."
     def code_reward(prompts, completions, **columns) -> list[float]:
-        jobs, sources = code_jobs(completions, include_challenge=include_challenge, **columns)   # KeyError: a wrong dataset, the caller's bug
-        results = run_many(jobs, max_workers=max_workers, timeout=timeout, check_returns=check_returns)
+        jobs, sources = code_jobs(completions, include_challenge=include_challenge, judge_in_parent=judge_in_parent, **columns)   # KeyError: a wrong dataset
+        check_isolation(require_isolation)   # RuntimeError if isolation is required and missing: a configuration error, not a 0 reward
+        results = run_many(jobs, max_workers=max_workers, timeout=timeout, check_returns=check_returns, require_isolation=require_isolation)
         return [float(r.fraction) + (format_bonus if s in ('fence', 'answer') else 0.0) if r.status != 'error' else 0.0
                 for r, s in zip(results, sources)]
     code_reward.__name__ = 'code_reward'
@@ -219,6 +230,13 @@ def make_pass_at_1(timeout: float = 3.0, max_workers: int | None = None, include
 
 code_reward = make_code_reward()
 pass_at_1 = make_pass_at_1()
+
+# %% ../nbs/08_code_rewards.ipynb #41a4026f
+def decomposition_stats(ds, benchmark) -> tuple[int, int]:
+    "(asserts that decompose into a parent-side `Check`, all asserts) over a benchmark's test lists or HumanEval units."
+    units = ([t for r in ds for t in r['test_list']] if benchmark == 'mbpp' else
+             [u for r in ds for u in humaneval_tests(r['test'], r['entry_point'])[1]])
+    return sum(decompose(u) is not None for u in units), len(units)
 
 # %% ../nbs/08_code_rewards.ipynb #d5001968
 def oracle_check(ds, benchmark, idx=None, timeout=10.0, max_workers=None, include_challenge=False, check_returns=True):
