@@ -26,6 +26,13 @@ def _skip_flags():
     cfg = ConfigParser(delimiters=['=']); cfg.read(ROOT / 'settings.ini')
     return set(cfg['DEFAULT'].get('tst_flags', '').split())
 
+def _portable(text):
+    "Machine-specific paths out of the outputs: the site-packages folder and the folder holding the repository."
+    import sysconfig
+    for path, name in ((sysconfig.get_paths()['purelib'], '<site-packages>'), (str(ROOT), '.'), (str(ROOT.parent), '..')):
+        text = text.replace(path, name)
+    return text
+
 def _cut(text):
     lines = text.splitlines(keepends=True)
     if len(lines) <= MAX_LINES: return text
@@ -37,7 +44,7 @@ def _tidy(outputs):
     for o in outputs:
         if o.get('output_type') == 'stream':
             text = ''.join(o['text']) if isinstance(o['text'], list) else o['text']
-            text = ''.join(l for l in text.splitlines(keepends=True) if '\r' not in l)
+            text = _portable(''.join(l for l in text.splitlines(keepends=True) if '\r' not in l))
             if not text: continue
             if out and out[-1].get('output_type') == 'stream' and out[-1]['name'] == o['name']:
                 out[-1]['text'] = out[-1]['text'] + text
@@ -45,7 +52,7 @@ def _tidy(outputs):
         else:
             data = o.get('data', {})
             if 'text/plain' in data:
-                t = data['text/plain']; data['text/plain'] = _cut(''.join(t) if isinstance(t, list) else t)
+                t = data['text/plain']; data['text/plain'] = _cut(_portable(''.join(t) if isinstance(t, list) else t))
             out.append(o)
     for o in out:
         if o.get('output_type') == 'stream': o['text'] = _cut(o['text'])
