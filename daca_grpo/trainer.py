@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['REFERENCE_FILE', 'build_model', 'compute_rewards', 'round_prompt_indices', 'rollout_round', 'CSVLogger',
-           'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer']
+           'lr_scheduler', 'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer']
 
 # %% ../nbs/16_trainer.ipynb #49e90243
 import copy, csv, json, math, os, time, warnings
@@ -123,15 +123,13 @@ class CSVLogger:
             w = csv.DictWriter(f, fieldnames=cols); w.writeheader(); w.writerows(self.rows)
         os.replace(tmp, self.path)
 
-# %% ../nbs/16_trainer.ipynb #b6b626db
-def _lr_lambda(schedule, warmup, total):
-    def f(step):
-        if warmup and step < warmup: return (step + 1) / warmup
-        if schedule in ('constant', 'constant_with_warmup'): return 1.0
-        prog = min(1.0, (step - warmup) / max(1, total - warmup))
-        return 0.5 * (1 + math.cos(math.pi * prog)) if schedule == 'cosine' else 1.0 - prog
-    return f
+# %% ../nbs/16_trainer.ipynb #405f01e5
+def lr_scheduler(optimizer, schedule, warmup, total):
+    "transformers' `get_scheduler(schedule)` for `optimizer` (a `LambdaLR`, so its state checkpoints like any scheduler's)."
+    from transformers import get_scheduler
+    return get_scheduler(schedule, optimizer, num_warmup_steps=warmup, num_training_steps=total)
 
+# %% ../nbs/16_trainer.ipynb #b6b626db
 def load_train_data(cfg, tokenizer):
     "(task spec, training `Dataset`): the task's training split, read from `data.path` when it is set; a bad path is a `ConfigError`."
     from daca_grpo.evaluate import get_task
@@ -187,7 +185,7 @@ class GRPOTrainer:
         o = cfg.optim
         params = [p for p in model.parameters() if p.requires_grad]
         opt = torch.optim.AdamW(params, lr=o.lr, betas=(o.adam_beta1, o.adam_beta2), weight_decay=o.weight_decay)
-        self.scheduler = torch.optim.lr_scheduler.LambdaLR(opt, _lr_lambda(o.lr_schedule, o.warmup_steps, o.max_steps))
+        self.scheduler = lr_scheduler(opt, o.lr_schedule, o.warmup_steps, o.max_steps)
         self.model, self.optimizer = self.acc.prepare(model, opt)
         self.out = Path(cfg.log.output_dir)
         self.step, self.logger, self._trackers = 0, None, False
