@@ -234,9 +234,9 @@ def load_gsm8k(split='test', source=None, tokenizer=None, style='train') -> Data
         out.append({'question': r['question'], 'answer': ans, 'gold': gsm8k_gold(r['answer']), 'solution': r['answer']})
     return _finish(out, 'gsm8k', tokenizer, style)
 
-def load_math500(source=None, tokenizer=None, style='train') -> Dataset:
-    "MATH-500 (`problem`, `answer`, `solution`, ...) from `math500/test.jsonl` or `HuggingFaceH4/MATH-500`."
-    rows, where = load_records(source, 'math500/test.jsonl', split='test')
+def load_math500(source=None, tokenizer=None, style='train', split='test') -> Dataset:
+    "MATH-500 (`problem`, `answer`, `solution`, ...) from `math500/test.jsonl` or a hub name in its format (`HuggingFaceH4/MATH-500`)."
+    rows, where = load_records(source, 'math500/test.jsonl', split=split)
     _require(rows, ['problem', 'answer'], where)
     out = [{'problem': r['problem'], 'answer': str(r['answer']), 'solution': r.get('solution', ''), 'subject': r.get('subject', ''),
             'level': int(r.get('level', 0) or 0), 'unique_id': r.get('unique_id', str(i))} for i, r in enumerate(rows)]
