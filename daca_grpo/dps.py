@@ -67,8 +67,7 @@ def final_token_logconf(model, rollout, adapter=None):
     for k in range(tr.steps):
         state = tr.state_at(comp, k, adapter.mask_token_id)
         x = torch.cat([rollout.prompt_ids, state], 1)
-        logits = completion_logits(adapter, model, x, rollout.attention_mask, comp.shape[1]).float()
-        logits[..., adapter.mask_token_id] = -math.inf         # as the sampler: [MASK] is never a proposal
+        logits = completion_logits(adapter, model, x, rollout.attention_mask, comp.shape[1]).float()   # the model's own softmax, as the sampler's confidence
         lp = logits.gather(-1, comp[..., None]).squeeze(-1) - torch.logsumexp(logits, -1)
         out[:, k] = lp.masked_fill(~tr.masked_at(k), float('nan'))
     return out
