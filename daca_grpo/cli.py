@@ -187,11 +187,10 @@ def _write_result(out, result):
     tmp = out / '.tmp-result.json'; tmp.write_text(json.dumps(result, indent=1)); tmp.replace(out / 'result.json')
 
 def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
-    "Save `final/`, evaluate after RL, plot and write `result.json` (main process); returns `result`."
-    acc = trainer.acc
+    "Save `final/` (every process: sharded weights are gathered), then evaluate after RL, plot and write `result.json` (main process)."
+    acc, final = trainer.acc, out / 'final'
+    trainer.export(final)
     if acc.is_main_process:
-        final = out / 'final'
-        acc.unwrap_model(trainer.model).save_pretrained(final); tok.save_pretrained(final)
         if eval_fn is not None: result['after'] = eval_fn(acc.unwrap_model(trainer.model))
         result.update(model=str(final), run_dir=str(out), minutes=(time.time() - t0) / 60)
         _write_result(out, result)                       # first, so the plot shows the metric after RL too

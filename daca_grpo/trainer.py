@@ -4,11 +4,12 @@
 
 # %% auto #0
 __all__ = ['REFERENCE_FILE', 'build_model', 'compute_rewards', 'round_prompt_indices', 'rollout_round', 'CSVLogger',
-           'lr_scheduler', 'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer']
+           'lr_scheduler', 'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer',
+           'gathered_params']
 
 # %% ../nbs/16_trainer.ipynb #49e90243
 import copy, csv, json, math, os, time, warnings
-from contextlib import nullcontext
+from contextlib import nullcontext, contextmanager
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import torch
@@ -21,7 +22,7 @@ from .adapters import adapter_for, load_dllm
 from .sampler import generate
 from .dps import dps_weights, progress_deltas, final_token_logconf
 from .losses import group_advantages, PolicyBatch, PolicyLossConfig, policy_logp, policy_loss
-from .checkpoint import save_checkpoint, load_checkpoint, latest_checkpoint, load_latest_checkpoint
+from .checkpoint import save_checkpoint, load_checkpoint, latest_checkpoint, load_latest_checkpoint, export_model, is_sharded
 from safetensors.torch import save_file, load_file
 
 # %% ../nbs/16_trainer.ipynb #dff9576f
@@ -216,6 +217,22 @@ def _setup_reference(self: GRPOTrainer, model):
         why = 'beta=0 uses no reference' if not self.use_ref else 'with LoRA the reference is the base model with the adapter disabled (as in TRL and d1)'
         warnings.warn(f"method.ref_model_sync_steps={cfg.method.ref_model_sync_steps} has no effect: {why}; the reference stays frozen")
 
+# %% ../nbs/16_trainer.ipynb #a298e3ae
+@contextmanager
+def gathered_params(acc, model):
+    "Full parameters for a gradient-free stretch (generation, likelihood passes) under FSDP2; a no-op for every other engine."
+    from accelerate.utils import DistributedType
+    if acc is None or acc.distributed_type != DistributedType.FSDP or not getattr(acc, 'is_fsdp2', False):
+        yield; return
+    from torch.distributed.fsdp import FSDPModule
+    units = [m for m in model.modules() if isinstance(m, FSDPModule)]
+    reshard = getattr(acc.state.fsdp_plugin, 'reshard_after_forward', True)
+    for u in units: u.set_reshard_after_forward(False, recurse=False)
+    for u in units: u.unshard()                                        # all-gather, once per round
+    try: yield
+    finally:
+        for u in units: u.reshard(); u.set_reshard_after_forward(reshard, recurse=False)
+
 # %% ../nbs/16_trainer.ipynb #ef7d38ce
 @patch
 def _score_round(self: GRPOTrainer, rows, texts):
@@ -274,17 +291,18 @@ def _round(self: GRPOTrainer, round_idx):
     idx = round_prompt_indices(round_idx, cfg.optim.prompts_per_step, len(self.train_dataset), cfg.seed, acc.process_index, acc.num_processes)
     rows = self.train_dataset.select(idx).to_dict()                              # {column: list}
     unwrapped = acc.unwrap_model(self.model).eval()
-    t0 = time.time()
-    roll = rollout_round(unwrapped, self.tok, self.adapter, rows['prompt'], G, cfg.sampler, cfg.seed, round_idx, acc.process_index,
-                         round_idx * cfg.optim.prompts_per_step + acc.process_index * len(idx), self.per_prompt_seeding,
-                         acc.device, cfg.data.max_prompt_length)
-    t_gen = time.time() - t0
-    texts = self.tok.batch_decode(roll.completion_ids, skip_special_tokens=True)
-    prompts, rewards, per_func, all_rewards, A_all, adv = self._score_round(rows, texts)
-    cmask = roll.completion_mask(self.adapter.eos_token_ids)
-    weights, t_dps = self._dps_round_weights(unwrapped, roll)
-    seeds = [_seed_for(cfg.seed, round_idx, it, 3) % (2 ** 31) for it in range(cfg.method.mu)]
-    batches = self._micro_batches(unwrapped, roll, cmask, adv, weights, seeds, len(idx))
+    with gathered_params(acc, unwrapped):                                       # a no-op unless FSDP2 shards the model
+        t0 = time.time()
+        roll = rollout_round(unwrapped, self.tok, self.adapter, rows['prompt'], G, cfg.sampler, cfg.seed, round_idx, acc.process_index,
+                             round_idx * cfg.optim.prompts_per_step + acc.process_index * len(idx), self.per_prompt_seeding,
+                             acc.device, cfg.data.max_prompt_length)
+        t_gen = time.time() - t0
+        texts = self.tok.batch_decode(roll.completion_ids, skip_special_tokens=True)
+        prompts, rewards, per_func, all_rewards, A_all, adv = self._score_round(rows, texts)
+        cmask = roll.completion_mask(self.adapter.eos_token_ids)
+        weights, t_dps = self._dps_round_weights(unwrapped, roll)
+        seeds = [_seed_for(cfg.seed, round_idx, it, 3) % (2 ** 31) for it in range(cfg.method.mu)]
+        batches = self._micro_batches(unwrapped, roll, cmask, adv, weights, seeds, len(idx))
     stats = {'reward': all_rewards.mean().item(), 'reward_std': all_rewards.std().item() if len(all_rewards) > 1 else 0.0,
              **{f'rewards/{k}': acc.gather(v.to(acc.device)).float().mean().item() for k, v in per_func.items()},
              'completion_length': acc.gather(cmask.sum(-1).float()).mean().item(),
@@ -311,7 +329,8 @@ def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     grad_norm = acc.clip_grad_norm_(params, gn if gn else float('inf'))
     if getattr(self, 'keep_grads', False): self.last_grads = [p.grad.detach().clone() for p in params]   # tests, debugging
     self.optimizer.step(); self.scheduler.step(); self.optimizer.zero_grad(set_to_none=True)
-    agg['grad_norm'] = float(grad_norm); agg['lr'] = self.scheduler.get_last_lr()[0]
+    if hasattr(grad_norm, 'full_tensor'): grad_norm = grad_norm.full_tensor()      # FSDP2: a DTensor
+    agg['grad_norm'] = float(grad_norm) if grad_norm is not None else float('nan'); agg['lr'] = self.scheduler.get_last_lr()[0]
     return agg
 
 # %% ../nbs/16_trainer.ipynb #d0fc882b
@@ -321,13 +340,13 @@ def _save(self: GRPOTrainer):
     save_checkpoint(self.out, self.step, acc.unwrap_model(self.model), self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer,
                     self.scheduler, extra={'round': self.step // self.cfg.method.mu}, keep_last=self.cfg.log.keep_last,
                     process_index=acc.process_index, num_processes=acc.num_processes, barrier=acc.wait_for_everyone,
-                    extra_models={'reference': self.ref_model} if self.sync_ref_every else None)
+                    extra_models={'reference': self.ref_model} if self.sync_ref_every else None, accelerator=acc)
 
 @patch
 def _resume(self: GRPOTrainer):
     opt = self.optimizer.optimizer if hasattr(self.optimizer, 'optimizer') else self.optimizer
     found = load_latest_checkpoint(self.out, self.acc.unwrap_model(self.model), opt, self.scheduler, process_index=self.acc.process_index,
-                                   extra_models={'reference': self.ref_model} if self.sync_ref_every else None)
+                                   extra_models={'reference': self.ref_model} if self.sync_ref_every else None, accelerator=self.acc)
     if found is None: return None
     ck, self.step, _ = found
     return ck
@@ -433,3 +452,11 @@ def train(self: GRPOTrainer, resume=False):
     bar.close()
     if self._trackers: acc.end_training()
     return last
+
+# %% ../nbs/16_trainer.ipynb #dea4e2d6
+@patch
+def export(self: GRPOTrainer, out_dir, merge_lora=False):
+    "Write the trained model with `save_pretrained` (and the tokenizer) into `out_dir`; every process must call it."
+    export_model(self.model, out_dir, self.acc, merge_lora=merge_lora)
+    if self.acc.is_main_process and self.tok is not None: self.tok.save_pretrained(str(out_dir))
+    return Path(out_dir)
