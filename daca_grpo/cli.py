@@ -272,12 +272,20 @@ def _plan_tokenizer(cfg):
 
 # %% ../nbs/17_cli.ipynb #1a72c729
 def _plan_data(cfg, tok):
-    "(task spec, the plan's line about the data), loading the data as the run would; bad data raises `ConfigError`."
-    from daca_grpo.evaluate import _limit
+    """(task spec, the plan's line about the data), loading the data as the run would. A file the user named (`data.path`) that is
+    missing, or malformed data, raises `ConfigError`; a default hub dataset that cannot be downloaded here is reported in the plan."""
+    from daca_grpo.evaluate import _limit, get_task
     from daca_grpo.trainer import load_train_data
-    try: spec, train = load_train_data(cfg, tok); evals = _limit(spec.load_eval(tok), cfg.data.eval_size)
-    except ConfigError: raise
+    spec, train, absent = get_task(cfg.data.task), None, None
+    try: spec, train = load_train_data(cfg, tok)
+    except (ConfigError, FileNotFoundError) as e:
+        if cfg.data.path: raise
+        absent = str(e)
+    except (ValueError, KeyError) as e: raise ConfigError(f"data.task={cfg.data.task}: {e}") from None
+    try: evals = _limit(spec.load_eval(tok), cfg.data.eval_size)
     except (FileNotFoundError, ValueError, KeyError) as e: raise ConfigError(f"data.task={cfg.data.task}: {e}") from None
+    if absent is not None:
+        return spec, f"data: training set NOT AVAILABLE here ({absent}); {len(evals)} evaluation problems ({spec.metric_name})"
     if cfg.protocol.enabled:                 # the protocol draws its own disjoint pools: build them (a seed may lack enough problems)
         from daca_grpo.protocol import protocol_pools
         try: pools = protocol_pools(cfg, tok)
