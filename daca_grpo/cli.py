@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['PLOT_PANELS', 'RUN_MARKERS', 'plot_run', 'task_eval_fn', 'run_sft', 'plot_protocol', 'run_protocol_job', 'run_train',
-           'report', 'check_model_path', 'dry_run', 'yaml_text', 'main']
+           'report', 'dry_run', 'yaml_text', 'main']
 
 # %% ../nbs/17_cli.ipynb #92db9a8c
 import argparse, json, os, sys, time
 from pathlib import Path
-from .config import parse_args, ConfigError, PRESETS, save_config, describe_config, list_configs, config_to_dict
+from .config import parse_args, ConfigError, PRESETS, save_config, describe_config, list_configs, config_to_dict, check_model_path
 # torch, the trainer and the models are imported inside the functions that use them, so `daca-grpo --help`,
 # `--show-config`, `--list-keys` and config errors answer in a fraction of a second
 
@@ -183,19 +183,17 @@ def _eval_before_rl(cfg, trainer, eval_fn, out, resuming):
     return result
 
 # %% ../nbs/17_cli.ipynb #afe88ec6
-def _write_result(out, result):
-    tmp = out / '.tmp-result.json'; tmp.write_text(json.dumps(result, indent=1)); tmp.replace(out / 'result.json')
-
 def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
     "Save `final/` (every process: sharded weights are gathered), then evaluate after RL, plot and write `result.json` (main process)."
+    from daca_grpo.protocol import _write_json      # atomic: a temporary file, then a rename
     acc, final = trainer.acc, out / 'final'
     trainer.export(final)
     if acc.is_main_process:
         if eval_fn is not None: result['after'] = eval_fn(acc.unwrap_model(trainer.model))
         result.update(model=str(final), run_dir=str(out), minutes=(time.time() - t0) / 60)
-        _write_result(out, result)                       # first, so the plot shows the metric after RL too
+        _write_json(out / 'result.json', result)                       # first, so the plot shows the metric after RL too
         result['plot'] = str(plot_run(out))
-        _write_result(out, result)
+        _write_json(out / 'result.json', result)
     return result
 
 # %% ../nbs/17_cli.ipynb #1ec7a721
@@ -241,13 +239,6 @@ def report(cfg, result):
     return '\n'.join(lines)
 
 # %% ../nbs/17_cli.ipynb #751cea81
-def _is_local_path(s) -> bool: return str(s).startswith(('/', '.', '~')) or Path(str(s)).expanduser().exists()
-
-def check_model_path(value, field='model.path'):
-    "A model given as a local path must exist (a hub name is left to `from_pretrained`); else a `ConfigError` naming `field`."
-    if value and _is_local_path(value) and not Path(str(value)).expanduser().exists():
-        raise ConfigError(f"{field}={value}: no such directory (give a local model folder or a Hugging Face model name)")
-
 def _split_positionals(args, extra):
     "`train [CONFIG] [key=value ...]` in any order with the flags: (config or None, overrides); a stray option fails."
     bad = [a for a in extra if a.startswith('-')]

@@ -8,7 +8,7 @@ __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'TINY_MODEL_ARGS', 'D1_
            'DPSConfig', 'SMLConfig', 'OptimConfig', 'LogConfig', 'SFTConfig', 'ProtocolConfig', 'TrainConfig',
            'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate', 'save_config',
            'tiny_config', 'd1_config', 'protocol_config', 'quickstart_config', 'get_preset', 'config_dirs',
-           'list_configs', 'resolve_config', 'load_config', 'parse_args', 'describe_config']
+           'list_configs', 'resolve_config', 'load_config', 'check_model_path', 'parse_args', 'describe_config']
 
 # %% ../nbs/12_config.ipynb #94b82de9
 import dataclasses, difflib, inspect, os, typing
@@ -677,6 +677,14 @@ def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
     cfg = get_preset(preset) if isinstance(preset, str) else (preset or TrainConfig())
     cfg = config_from_dict(_merge(config_to_dict(cfg), d, TrainConfig))
     return validate(apply_overrides(cfg, overrides), num_processes=num_processes)
+
+# %% ../nbs/12_config.ipynb #c9f38491
+def _is_local_path(s) -> bool: return str(s).startswith(('/', '.', '~')) or Path(str(s)).expanduser().exists()
+
+def check_model_path(value, field='model.path'):
+    "A model given as a local path must exist (a hub name is left to `from_pretrained`); else a `ConfigError` naming `field`."
+    if value and _is_local_path(value) and not Path(str(value)).expanduser().exists():
+        raise ConfigError(f"{field}={value}: no such directory (give a local model folder or a Hugging Face model name)")
 
 # %% ../nbs/12_config.ipynb #b1da4e82
 def parse_args(argv, num_processes=1):

@@ -526,7 +526,7 @@ def _load_model(name, device, dtype):
 # %% ../nbs/15_evaluate.ipynb #3b3772f4
 def _check_eval_args(a):
     "A `ConfigError` (one line, naming the flag and the fix) for arguments `eval_main` cannot run with."
-    from daca_grpo.config import ConfigError
+    from daca_grpo.config import ConfigError, check_model_path
     if a.steps is not None and a.steps < 1: raise ConfigError(f"--steps {a.steps}: must be >= 1 (or leave it out: gen_length / 2)")
     if a.limit is not None and a.limit < 1: raise ConfigError(f"--limit {a.limit}: must be >= 1 (or leave it out: the whole test set)")
     if a.batch_size < 1: raise ConfigError(f"--batch-size {a.batch_size}: must be >= 1")
@@ -538,9 +538,7 @@ def _check_eval_args(a):
         raise ConfigError(f"--task {a.task}: unknown task" + (f" (did you mean {close[0]!r}?)" if close else '') + f"; one of {', '.join(task_names())}")
     for f in a.score or []:
         if not Path(f).is_file(): raise ConfigError(f"--score {f}: no such file")
-    m = a.model
-    if m and m != 'tiny' and (str(m).startswith(('/', '.', '~')) or Path(m).exists()) and not Path(m).expanduser().is_dir():
-        raise ConfigError(f"--model {m}: no such directory (a local model folder, a Hugging Face model name, or 'tiny')")
+    if a.model != 'tiny': check_model_path(a.model, '--model')
     if not a.score and (not a.model or not a.task): raise ConfigError('--model and --task are required (or --score FILE)')
 
 # %% ../nbs/15_evaluate.ipynb #eb318284

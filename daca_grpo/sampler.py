@@ -162,7 +162,7 @@ def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, 
                 logits = uncond_l + (cfg_scale + 1) * (cond_l - uncond_l)
             else: logits = completion_logits(adapter, model, x, att, L)               # [B, L, V]
             x0 = comp.clone()
-            x0[masked] = gumbel_proposals(proposal_logits(logits, mask_id, allow_mask_proposal)[masked], temperature, generator)
+            x0[masked] = gumbel_proposals(proposal_logits(logits[masked], mask_id, allow_mask_proposal), temperature, generator)
             lf = logits.float()
             x0_logp = lf.gather(-1, x0[..., None]).squeeze(-1) - torch.logsumexp(lf, -1)   # [B, L] log p_{T=1}, for the trajectory
             live = masked & (pos < hi)[None]                                          # masked positions of this block
