@@ -114,8 +114,8 @@ class LLaDAStandIn(TinyDLLM):
         # only the first `active_vocab_size` tokens are ever predicted (as a real model never predicts unused ids)
         bias = torch.zeros(config.vocab_size); bias[config.active_vocab_size:] = -1e4
         self.register_buffer('vocab_bias', bias, persistent=False)
-    def forward(self, input_ids, attention_mask=None):
-        logits = super().forward(input_ids, attention_mask=attention_mask).logits
+    def forward(self, input_ids, attention_mask=None, dllm_cache=None, cache_span=None):   # + the cache interface of daca_grpo.fast_sampler
+        logits = super().forward(input_ids, attention_mask=attention_mask, dllm_cache=dllm_cache, cache_span=cache_span).logits
         return MaskedLMOutput(logits=logits + self.vocab_bias.to(logits.dtype))
 
 # %% ../nbs/02_adapters.ipynb #8467231b
@@ -129,6 +129,7 @@ class DreamStandInConfig(LLaDAStandInConfig):
 class DreamStandIn(LLaDAStandIn):
     "A tiny random model with Dream's token ids, mask format and shifted logits (row t predicts token t+1)."
     config_class = DreamStandInConfig
+    supports_dllm_cache = False   # shifted logits: a span's logits would need the row before it
     def forward(self, input_ids, attention_mask=None, position_ids=None):
         if attention_mask is not None and attention_mask.dim() != 4:
             raise ValueError("DreamStandIn, like Dream, expects a [B, 1, T, T] attention mask")

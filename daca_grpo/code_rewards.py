@@ -15,7 +15,7 @@ import datasets
 from .sandbox import run_many, SandboxResult, decompose, check_isolation
 
 # %% ../nbs/08_code_rewards.ipynb #3faefecf
-from .data import data_dir   # one data-directory rule for every loader (defined in 10_data)
+from .data import data_dir, data_file   # one data-directory rule for every loader (defined in 10_data)
 
 # %% ../nbs/08_code_rewards.ipynb #4d4eb3f7
 MBPP_SPLITS = {'prompt': range(1, 11), 'test': range(11, 511), 'validation': range(511, 601), 'train': range(601, 975)}
@@ -60,7 +60,7 @@ def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tes
     """MBPP as a `Dataset`. `source`: a local `.jsonl`/`.json` file, a Hugging Face dataset name, or None for the shared data
     (`mbpp/mbpp.jsonl` for `config='full'`, `mbpp/sanitized-mbpp.json` for `config='sanitized'`)."""
     if split not in ('all', *MBPP_SPLITS): raise ValueError(f"split={split!r}: expected 'all' or one of {list(MBPP_SPLITS)}")
-    if source is None: source = data_dir() / 'mbpp' / {'full': 'mbpp.jsonl', 'sanitized': 'sanitized-mbpp.json'}[config]
+    if source is None: source = data_file('mbpp/' + {'full': 'mbpp.jsonl', 'sanitized': 'sanitized-mbpp.json'}[config])
     if _is_local(source):
         records, where = _read_records(Path(source).expanduser()), str(source)
     else:   # Hugging Face hub (needs network; not exercised by the tests)

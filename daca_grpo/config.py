@@ -60,6 +60,8 @@ class SamplerConfig:
     temperature: float = 0.9      # d1 DiffuGRPOConfig temperature default: 0.9
     remasking: Literal['low_confidence', 'random'] = 'low_confidence'  # d1 train.yaml remasking: low_confidence
     cfg_scale: float = 0.0        # classifier-free guidance off, as in d1
+    cache: Literal['none', 'prefix', 'dual'] = 'none'  # Fast-dLLM key/value cache (daca_grpo.fast_sampler); 'none' = exact, as d1
+    threshold: Optional[float] = None  # parallel decoding: also commit tokens whose confidence exceeds it; None = LLaDA's schedule
 
 def _eval_sampler():
     # Evaluation is greedy with steps = gen_length / 2 (the paper's protocol, after d1, which evaluates L in {128, 256, 512}, block 32)
@@ -400,6 +402,13 @@ def _sampler_problems(s, name):
                      f"use a multiple of {nb}, e.g. {max(nb, s.steps // nb * nb)}")
     if s.temperature < 0: p.append(f"{name}.temperature={s.temperature} must be >= 0 (0 = greedy)")
     if s.cfg_scale < 0: p.append(f"{name}.cfg_scale={s.cfg_scale} must be >= 0 (0 = no guidance)")
+    if s.threshold is not None and not 0 <= s.threshold <= 1:
+        p.append(f"{name}.threshold={s.threshold} must be in [0, 1] (Fast-dLLM uses 0.9), or null for LLaDA's fixed schedule")
+    if s.threshold is not None and s.remasking != 'low_confidence':
+        p.append(f"{name}.threshold needs {name}.remasking=low_confidence (random remasking has no confidence to threshold)")
+    if name == 'eval_sampler' and (s.cache != 'none' or s.threshold is not None):
+        p.append("eval_sampler.cache/threshold: evaluation always uses the exact sampler, so that every metric is comparable; "
+                 "leave them at 'none'/null (fast rollouts are for sampler.*)")
     return p
 
 # %% ../nbs/12_config.ipynb #6713a4fc

@@ -134,7 +134,7 @@ def _countdown_d1_record(rec):
 # %% ../nbs/15_evaluate.ipynb #dc653846
 def _countdown_train(tokenizer, source=None, limit=None, n_numbers=None):
     _need_tokenizer(tokenizer, 'countdown')
-    source = source or D.data_dir() / 'countdown' / 'countdown_tasks_3to4_first10002.jsonl'
+    source = source or D.data_file('countdown/countdown_tasks_3to4_first10002.jsonl')
     return _limit(D.load_countdown(source, tokenizer, 'train', n_numbers=n_numbers), limit)
 
 @register_task('countdown')

@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['transfer_schedule', 'gumbel_proposals', 'top_k_mask', 'Trajectory', 'Rollout', 'check_generate_args',
-           'proposal_logits', 'proposal_confidence', 'generate', 'plot_trajectory']
+           'proposal_logits', 'proposal_confidence', 'generate', 'ref_add_gumbel_noise', 'ref_get_num_transfer_tokens',
+           'ref_generate', 'plot_trajectory']
 
 # %% ../nbs/03_sampler.ipynb #b3dc752f
 from dataclasses import dataclass, field
@@ -76,6 +77,7 @@ class Rollout:
     completion_ids: torch.Tensor   # [B, L]
     trajectory: Trajectory
     forward_passes: int            # model calls made (a CFG step is one call on a doubled batch)
+    query_positions: int = None    # token positions those calls processed, per row (cached passes process fewer)
     @property
     def sequences(self): return torch.cat([self.prompt_ids, self.completion_ids], 1)
     @property
@@ -130,8 +132,12 @@ def proposal_confidence(logits, x0, live):
 @torch.no_grad()
 def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, block_length=32, temperature=0.0,
              cfg_scale=0.0, remasking='low_confidence', generator=None, adapter: DLLMAdapter = None, progress=False,
-             allow_mask_proposal=False) -> Rollout:
+             allow_mask_proposal=False, cache='none', threshold=None) -> Rollout:
     "LLaDA's semi-autoregressive masked-diffusion sampler, recording the denoising trajectory."
+    if cache != 'none' or threshold is not None:   # opt-in approximations: key/value cache, parallel decoding
+        from .fast_sampler import generate_fast
+        return generate_fast(model, prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,
+                             generator, adapter, progress, allow_mask_proposal, cache=cache, threshold=threshold)
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
     check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,
@@ -176,7 +182,70 @@ def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, 
             bar.update()
     bar.close()
     traj = Trajectory(birth, logconf, block_length, steps)
-    return Rollout(prompt_ids, prompt_mask, x[:, P:].clone(), traj, forward_passes=steps)
+    return Rollout(prompt_ids, prompt_mask, x[:, P:].clone(), traj, forward_passes=steps, query_positions=steps * (P + L))
+
+# %% ../nbs/03_sampler.ipynb #3c2405df
+def ref_add_gumbel_noise(logits, temperature):
+    if temperature == 0: return logits
+    logits = logits.to(torch.float64)
+    noise = torch.rand_like(logits, dtype=torch.float64)
+    gumbel_noise = (- torch.log(noise)) ** temperature
+    return logits.exp() / gumbel_noise
+
+def ref_get_num_transfer_tokens(mask_index, steps):
+    mask_num = mask_index.sum(dim=1, keepdim=True)
+    base = mask_num // steps
+    remainder = mask_num % steps
+    num_transfer_tokens = torch.zeros(mask_num.size(0), steps, dtype=torch.int64) + base
+    for i in range(mask_num.size(0)):
+        num_transfer_tokens[i, :remainder[i]] += 1
+    return num_transfer_tokens
+
+@torch.no_grad()
+def ref_generate(model, prompt, attention_mask=None, steps=128, gen_length=128, block_length=128, temperature=0.,
+                 cfg_scale=0., remasking='low_confidence', mask_id=126336):
+    x = torch.full((prompt.shape[0], prompt.shape[1] + gen_length), mask_id, dtype=torch.long)
+    x[:, :prompt.shape[1]] = prompt.clone()
+    if attention_mask is not None:
+        attention_mask = torch.cat([attention_mask, torch.ones((prompt.shape[0], gen_length), dtype=attention_mask.dtype)], dim=-1)
+    prompt_index = (x != mask_id)
+    assert gen_length % block_length == 0
+    num_blocks = gen_length // block_length
+    assert steps % num_blocks == 0
+    steps = steps // num_blocks
+    for num_block in range(num_blocks):
+        block_mask_index = (x[:, prompt.shape[1] + num_block * block_length: prompt.shape[1] + (num_block + 1) * block_length] == mask_id)
+        num_transfer_tokens = ref_get_num_transfer_tokens(block_mask_index, steps)
+        for i in range(steps):
+            mask_index = (x == mask_id)
+            if cfg_scale > 0.:
+                un_x = x.clone()
+                un_x[prompt_index] = mask_id
+                x_ = torch.cat([x, un_x], dim=0)
+                if attention_mask is not None: attention_mask_ = torch.cat([attention_mask, attention_mask], dim=0)
+                logits = model(x_, attention_mask=attention_mask_).logits
+                logits, un_logits = torch.chunk(logits, 2, dim=0)
+                logits = un_logits + (cfg_scale + 1) * (logits - un_logits)
+            else:
+                logits = model(x, attention_mask=attention_mask).logits
+            logits_with_noise = ref_add_gumbel_noise(logits, temperature=temperature)
+            x0 = torch.argmax(logits_with_noise, dim=-1)
+            if remasking == 'low_confidence':
+                p = F.softmax(logits.to(torch.float64), dim=-1)
+                x0_p = torch.squeeze(torch.gather(p, dim=-1, index=torch.unsqueeze(x0, -1)), -1)
+            elif remasking == 'random':
+                x0_p = torch.rand((x0.shape[0], x0.shape[1]), device=x0.device)
+            else:
+                raise NotImplementedError(remasking)
+            x0_p[:, prompt.shape[1] + (num_block + 1) * block_length:] = -math.inf
+            x0 = torch.where(mask_index, x0, x)
+            confidence = torch.where(mask_index, x0_p, -math.inf)
+            transfer_index = torch.zeros_like(x0, dtype=torch.bool, device=x0.device)
+            for j in range(confidence.shape[0]):
+                _, select_index = torch.topk(confidence[j], k=num_transfer_tokens[j, i])
+                transfer_index[j, select_index] = True
+            x[transfer_index] = x0[transfer_index]
+    return x
 
 # %% ../nbs/03_sampler.ipynb #2ef35691
 def plot_trajectory(rollout, row=0, tokenizer=None, ax=None, cmap='viridis', max_cols=32):
