@@ -153,6 +153,31 @@ def is_sharded(accelerator):
     from accelerate.utils import DistributedType
     return accelerator.distributed_type in (DistributedType.FSDP, DistributedType.DEEPSPEED)
 
+# %% ../nbs/13_checkpoint.ipynb #557f3891
+def _sha256(f, chunk=1 << 22):
+    import hashlib
+    h = hashlib.sha256()
+    with open(f, 'rb') as fh:
+        while b := fh.read(chunk): h.update(b)
+    return h.hexdigest()
+
+def _manifest(d):
+    "{relative path: {'size', 'sha256'}} of every file under `d` (the trainer state itself excepted)."
+    d = Path(d)
+    return {str(f.relative_to(d)): {'size': f.stat().st_size, 'sha256': _sha256(f)}
+            for f in sorted(d.rglob('*')) if f.is_file() and f.name != STATE_FILE}
+
+def _verify_manifest(d, files, verify='sha256'):
+    "Raise `CheckpointCorrupt` naming the first file of `files` (a `_manifest`) that is missing, or whose size or hash differs."
+    if verify is None or files is None: return
+    if verify not in ('sha256', 'size'): raise ValueError(f"verify={verify!r}: use 'sha256', 'size' or None")
+    for rel, want in files.items():
+        f = Path(d) / rel
+        if not f.is_file(): raise CheckpointCorrupt(f"{f}: missing (listed in the checkpoint's manifest)")
+        if (size := f.stat().st_size) != want['size']:
+            raise CheckpointCorrupt(f"{f}: {size} bytes, {want['size']} when saved (truncated or overwritten)")
+        if verify == 'sha256' and _sha256(f) != want['sha256']: raise CheckpointCorrupt(f"{f}: SHA-256 differs from when saved (damaged)")
+
 # %% ../nbs/13_checkpoint.ipynb #cafb52d8
 def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None, generators=None, extra=None,
                     keep_last=3, process_index=0, num_processes=1, barrier=None, extra_models=None, accelerator=None):
@@ -177,12 +202,17 @@ def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None
             if optimizer is not None and not sharded: torch.save(optimizer.state_dict(), tmp / OPTIM_FILE)
             if scheduler is not None: torch.save(scheduler.state_dict(), tmp / SCHED_FILE)
             state = {'step': int(step), 'model_format': fmt, 'num_processes': int(num_processes), 'extra': extra or {}}
-            (tmp / STATE_FILE).write_text(json.dumps(state, indent=1, default=_json_default))
+            json.dumps(state, default=_json_default)                 # an unwritable `extra` fails here, before the manifest's reads
     except BaseException:
         if main and tmp.exists(): shutil.rmtree(tmp, ignore_errors=True)
         raise
-    barrier()
+    barrier()                                                        # every process's files are written
     if main:
+        try:
+            state['files'] = _manifest(tmp)                          # size and SHA-256 of every file, every process's shards
+            (tmp / STATE_FILE).write_text(json.dumps(state, indent=1, default=_json_default))
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True); raise
         _fsync_tree(tmp)
         old = final.with_name(f'.replaced-{final.name}') if final.exists() else None
         if old is not None:                              # re-saving a step (after a resume): move the old one aside
@@ -201,21 +231,47 @@ def _torch_load(f, map_location):
     except Exception as e:                                   # truncated zip, bad pickle, EOF: the file is damaged
         raise CheckpointCorrupt(f"{f}: unreadable ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
 
+# %% ../nbs/13_checkpoint.ipynb #49518679
+def _verify_files(path, files, verify, accelerator=None):
+    "`_verify_manifest` of `path`, decided by the main process and broadcast when `accelerator` runs several processes."
+    if getattr(accelerator, 'num_processes', 1) <= 1:
+        return _verify_manifest(path, files, verify)
+    from accelerate.utils import broadcast_object_list
+    verdict = [None]
+    if accelerator.is_main_process:
+        try: _verify_manifest(path, files, verify)
+        except CheckpointCorrupt as e: verdict[0] = str(e)
+    broadcast_object_list(verdict, from_process=0)
+    if verdict[0] is not None: raise CheckpointCorrupt(verdict[0])
+
+def _load_state(accelerator, d, verified):
+    "accelerate's `load_state` of `d`; unless its files were `verified`, a failure is a damaged checkpoint (`CheckpointCorrupt`)."
+    if verified: return accelerator.load_state(str(d))
+    from torch.distributed.checkpoint.api import CheckpointException   # a BaseException: raised on every process at once
+    try: accelerator.load_state(str(d))
+    except (Exception, CheckpointException) as e:
+        first = (str(e).strip().splitlines() or [''])[0][:300]
+        raise CheckpointCorrupt(f"{d}: accelerate's load_state failed, the checkpoint has no manifest to tell which file is damaged "
+                                f"({type(e).__name__}: {first})") from e
+
 # %% ../nbs/13_checkpoint.ipynb #05ea18ca
 def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators=None, process_index=0,
-                    restore_rng=True, map_location='cpu', extra_models=None, accelerator=None):
-    "Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`."
+                    restore_rng=True, map_location='cpu', extra_models=None, accelerator=None, verify='sha256'):
+    """Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`. Every file is first checked against
+    the checkpoint's manifest (`verify`: 'sha256', 'size' or None); a damaged one raises `CheckpointCorrupt` naming it."""
     path = Path(path)
     if not (path / STATE_FILE).is_file():
         hint = f" (newest checkpoint there: {latest_checkpoint(path).name})" if latest_checkpoint(path) else ''
         raise FileNotFoundError(f"{path} is not a complete checkpoint: no {STATE_FILE}{hint}; use latest_checkpoint(output_dir)")
     try: state = json.loads((path / STATE_FILE).read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e: raise CheckpointCorrupt(f"{path / STATE_FILE}: unreadable ({e})") from None
+    _verify_files(path, state.get('files'), verify, accelerator)
     sharded = state['model_format'] == 'accelerate'
     if sharded != is_sharded(accelerator):
         raise ValueError(f"{path} holds {'sharded (FSDP/DeepSpeed) state: pass the accelerator it was saved with' if sharded else 'unsharded weights'}"
                          f"{'' if sharded else ', but this run shards them (FSDP/DeepSpeed): resume with the configuration it was saved with'}")
-    if sharded: accelerator.load_state(str(path / ACC_DIR))     # collective: the prepared model and optimizer, every shard
+    if sharded:                                                  # collective: the prepared model and optimizer, every shard
+        _load_state(accelerator, path / ACC_DIR, verified=bool(state.get('files')) and verify is not None)
     elif model is not None:
         if state['model_format'] is None: raise ValueError(f"{path} was saved without model weights")
         _load_model(model, path / MODEL_DIR, state['model_format'])
@@ -247,6 +303,24 @@ def load_latest_checkpoint(output_dir, model=None, optimizer=None, scheduler=Non
     return None
 
 # %% ../nbs/13_checkpoint.ipynb #c01e00dc
+def _merged_from_state_dict(m, sd):
+    """peft model `m`'s adapter merged into its base, rebuilt unsharded from the full state dict `sd` (what `get_state_dict`
+    gathers): the architecture is built on the meta device (no second initialisation of the weights), `sd` is assigned
+    into it (copied: the merge writes into the base weights), and buffers outside the state dict are copied from `m` (they are not sharded)."""
+    from peft import get_peft_model
+    base = m.get_base_model()
+    with torch.device('meta'): fresh = get_peft_model(type(base)(copy.deepcopy(base.config)), copy.deepcopy(m.peft_config[m.active_adapter]))
+    missing, unexpected = fresh.load_state_dict({k: v.detach().to('cpu', copy=True) for k, v in sd.items()}, strict=False, assign=True)
+    if unexpected: raise KeyError(f"merge_lora: gathered weights not in the rebuilt model: {unexpected[:5]}")
+    bufs = dict(m.named_buffers())
+    for n, b in list(fresh.named_buffers()):
+        if b.is_meta and n in bufs:
+            mod, _, name = n.rpartition('.'); fresh.get_submodule(mod)._buffers[name] = bufs[n].detach().cpu().clone()
+    if hasattr(fresh, 'tie_weights'): fresh.tie_weights()
+    left = [n for n, t in [*fresh.named_parameters(), *fresh.named_buffers()] if t.is_meta]
+    if left: raise KeyError(f"merge_lora: weights missing from the gathered state dict: {left[:5]}")
+    return fresh.merge_and_unload()
+
 def export_model(model, out_dir, accelerator=None, merge_lora=False):
     "Write `model` with `save_pretrained` into `out_dir` (gathered first when `accelerator` shards; every process must call it)."
     out_dir = Path(out_dir)
@@ -254,8 +328,8 @@ def export_model(model, out_dir, accelerator=None, merge_lora=False):
         sd = accelerator.get_state_dict(model)                  # collective: the full state dict on the main process
         if accelerator.is_main_process:
             m = accelerator.unwrap_model(model)
-            if merge_lora and _is_peft(m): raise NotImplementedError("merge_lora under FSDP/DeepSpeed: export the adapter, merge it offline")
-            m.save_pretrained(str(out_dir), state_dict={k: v.detach().cpu() for k, v in sd.items()})
+            if merge_lora and _is_peft(m): _merged_from_state_dict(m, sd).save_pretrained(str(out_dir))
+            else: m.save_pretrained(str(out_dir), state_dict={k: v.detach().cpu() for k, v in sd.items()})
         accelerator.wait_for_everyone()
         return out_dir
     m = _unwrap(accelerator.unwrap_model(model) if accelerator is not None else model)

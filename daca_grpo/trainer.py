@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['REFERENCE_FILE', 'build_model', 'compute_rewards', 'round_prompt_indices', 'rollout_round', 'CSVLogger',
            'lr_scheduler', 'load_train_data', 'task_reward_funcs', 'available_trackers', 'GRPOTrainer',
-           'gathered_params']
+           'zero3_gathered', 'gathered_params']
 
 # %% ../nbs/16_trainer.ipynb #49e90243
 import copy, csv, json, math, os, time, warnings
@@ -93,7 +93,8 @@ def rollout_round(model, tokenizer, adapter, prompts, G, sampler_cfg, seed, roun
     enc = tokenizer(prompts, padding=True, return_tensors='pt', add_special_tokens=False, **kw)
     pid, pm = enc['input_ids'].repeat_interleave(G, 0).to(device), enc['attention_mask'].repeat_interleave(G, 0).to(device)
     gen_args = dict(gen_length=sampler_cfg.gen_length, steps=sampler_cfg.steps, block_length=sampler_cfg.block_length,
-                    temperature=sampler_cfg.temperature, cfg_scale=sampler_cfg.cfg_scale, remasking=sampler_cfg.remasking, adapter=adapter)
+                    temperature=sampler_cfg.temperature, cfg_scale=sampler_cfg.cfg_scale, remasking=sampler_cfg.remasking, adapter=adapter,
+                    cache=sampler_cfg.cache, threshold=sampler_cfg.threshold)
     if not per_prompt_seeding:
         g = torch.Generator(device).manual_seed(_seed_for(seed, round_idx, process_index, 1))
         return generate(model, pid, pm, generator=g, **gen_args)
@@ -104,7 +105,7 @@ def rollout_round(model, tokenizer, adapter, prompts, G, sampler_cfg, seed, roun
         g = torch.Generator(device).manual_seed(_seed_for(seed, round_idx, global_offset + j, 2))
         parts.append(generate(model, pid[rows], pm[rows], generator=g, **gen_args))
     return Rollout(pid, pm, torch.cat([r.completion_ids for r in parts]), Trajectory.cat([r.trajectory for r in parts]),
-                   sum(r.forward_passes for r in parts))
+                   sum(r.forward_passes for r in parts), sum(r.query_positions for r in parts))
 
 # %% ../nbs/16_trainer.ipynb #7f1836dc
 class CSVLogger:
@@ -218,10 +219,43 @@ def _setup_reference(self: GRPOTrainer, model):
         warnings.warn(f"method.ref_model_sync_steps={cfg.method.ref_model_sync_steps} has no effect: {why}; the reference stays frozen")
 
 # %% ../nbs/16_trainer.ipynb #a298e3ae
+def _ds_engine(acc):
+    "The DeepSpeed engine `acc` prepared (None without one)."
+    w = getattr(acc, 'deepspeed_engine_wrapped', None)
+    return getattr(w, 'engine', None)
+
+def _ds_hooks(engine, on):
+    "Remove (`on=False`) or re-register ZeRO-3's parameter-fetching module hooks, as TRL's `unwrap_model_for_generation`."
+    off = engine.optimizer.parameter_offload if hasattr(engine.optimizer, 'parameter_offload') else engine.optimizer
+    if on: return off._register_deepspeed_module(off.module)             # deepspeed >= 0.16.4
+    for p in off.module.parameters(): p.ds_active_sub_modules.clear()
+    for h in off.forward_hooks + off.backward_hooks: h.remove()
+    off.forward_hooks, off.backward_hooks = [], []
+
+@contextmanager
+def zero3_gathered(acc, model):
+    """Under DeepSpeed ZeRO-3 (parameters partitioned: they carry `ds_id`): every parameter of `model` gathered on every process
+    for the block (`deepspeed.zero.GatheredParameters`, one all-gather), with ZeRO-3's per-module fetch hooks removed meanwhile
+    so that forward passes inside do not gather again. A no-op for every other engine (ZeRO-2 keeps full parameters)."""
+    from accelerate.utils import DistributedType
+    params = [p for p in model.parameters() if hasattr(p, 'ds_id')] if acc is not None and acc.distributed_type == DistributedType.DEEPSPEED else []
+    if not params:
+        yield; return
+    import deepspeed                                                       # GPU path: not exercised by the CPU tests (see 18_scaling)
+    engine = _ds_engine(acc)
+    with deepspeed.zero.GatheredParameters(params):
+        if engine is not None: _ds_hooks(engine, on=False)
+        try: yield
+        finally:
+            if engine is not None: _ds_hooks(engine, on=True)
+
 @contextmanager
 def gathered_params(acc, model):
-    "Full parameters for a gradient-free stretch (generation, likelihood passes) under FSDP2; a no-op for every other engine."
+    "Full parameters for a gradient-free stretch (generation, likelihood passes) under FSDP2 or ZeRO-3; a no-op for every other engine."
     from accelerate.utils import DistributedType
+    if acc is not None and acc.distributed_type == DistributedType.DEEPSPEED:
+        with zero3_gathered(acc, model): yield
+        return
     if acc is None or acc.distributed_type != DistributedType.FSDP or not getattr(acc, 'is_fsdp2', False):
         yield; return
     from torch.distributed.fsdp import FSDPModule
@@ -383,10 +417,17 @@ def _log(self: GRPOTrainer, metrics, samples=None):
 @patch
 @torch.no_grad()
 def _sync_reference(self: GRPOTrainer):
-    "TR-DPO's reference update, as TRL's `SyncRefModelCallback`: ref <- alpha * policy + (1 - alpha) * ref."
-    alpha = self.cfg.method.ref_model_mixup_alpha
-    for r, q in zip(self.ref_model.parameters(), self.acc.unwrap_model(self.model).parameters()):
-        r.mul_(1.0 - alpha).add_(q.detach().to(r.dtype), alpha=alpha)
+    """TR-DPO's reference update, as TRL's `SyncRefModelCallback`: ref <- alpha * policy + (1 - alpha) * ref. The reference is a
+    full copy on every process; a sharded policy parameter is gathered first (collective: every process runs the sync)."""
+    alpha, unwrapped = self.cfg.method.ref_model_mixup_alpha, self.acc.unwrap_model(self.model)
+    policy, ref = dict(unwrapped.named_parameters()), dict(self.ref_model.named_parameters())
+    if policy.keys() != ref.keys():
+        raise RuntimeError(f"reference and policy parameters differ: {sorted(policy.keys() ^ ref.keys())[:5]}")
+    with zero3_gathered(self.acc, unwrapped):                              # ZeRO-3: every partition gathered at once
+        for n, r in ref.items():
+            q = policy[n].detach()
+            if hasattr(q, 'full_tensor'): q = q.full_tensor()              # FSDP2: this process's DTensor shard, all-gathered
+            r.mul_(1.0 - alpha).add_(q.to(r.device, r.dtype), alpha=alpha)
 
 # %% ../nbs/16_trainer.ipynb #00f3ab20
 @patch
