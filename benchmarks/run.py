@@ -84,8 +84,8 @@ def sampler_cells(cells, reps, peak, log):
         for name, cache, thr in FAST_MODES:
             _, t = timed(lambda: generate(model, pid, pm, cache=cache, threshold=thr, **args), reps)
             rows.append(dict(base, mode=name, seconds=t, speedup=t_ex / t, identical=None, mfu=None))
-        log(f"  {size:6s} L={L:3d} B={B}: exact/reference {t_ref / t_ex:.2f}x, dual {rows[-2]['speedup']:.2f}x, "
-            f"prefix {rows[-4]['speedup']:.2f}x, parallel {rows[-3]['speedup']:.2f}x")
+        log(f"  {size:6s} L={L:3d} B={B}: exact/reference {t_ref / t_ex:.2f}x; over exact: "
+            + ', '.join(f"{r['mode']} {r['speedup']:.2f}x" for r in rows[-len(FAST_MODES):]))
     return rows
 
 
@@ -243,7 +243,9 @@ def summary(samp, agree, extra, peak, bf):
         'dual_cache_content_agreement': ag('dual').get('content_agreement'),
         'parallel_decoding_speedup': mean(at('parallel', 'speedup')),
         'parallel_decoding_token_agreement': ag('parallel').get('token_agreement'),
-        'agreement_gen_length': longest, 'speedup_setting': 'medium model (hidden 512, 8 layers), generation length 256, mean over the batch sizes measured',
+        'agreement_gen_length': longest,
+        'trained_model_speedup': {r['mode']: r['speedup'] for r in agree if r['gen_length'] == min(x['gen_length'] for x in agree) and r['temperature'] == 0.0},
+        'trained_model_token_agreement': {r['mode']: r['token_agreement'] for r in agree if r['gen_length'] == min(x['gen_length'] for x in agree) and r['temperature'] == 0.0}, 'speedup_setting': 'medium model (hidden 512, 8 layers), generation length 256, mean over the batch sizes measured',
         'dps_overhead_frac': extra['dps_overhead_frac'],
         'sml_cost_over_K': {k.rsplit('_', 1)[1]: v for k, v in extra.items() if k.startswith('sml_cost_over_K_')},
         'mfu': {size: mean([r['mfu'] for r in samp if r['mode'] == 'exact' and r['size'] == size]) for size in SIZES},

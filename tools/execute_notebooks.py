@@ -3,7 +3,7 @@
 GitHub and in JupyterLab, not only code.
 
     python tools/execute_notebooks.py                  # every notebook under nbs/, in reading order
-    python tools/execute_notebooks.py nbs/03_sampler.ipynb nbs/05_dps.ipynb
+    python tools/execute_notebooks.py nbs/03_sampler.ipynb nbs/04_dps.ipynb
 
 Each notebook runs the way the tests run it (nbdev's test machinery): cells flagged with one of `tst_flags` in settings.ini
 (`slow`, `gpu`, `notest`) are not run and keep the outputs they already have (the paper notebooks' heavy cells are
@@ -88,7 +88,7 @@ def execute(path, skip):
 
 def main(paths):
     skip = _skip_flags()
-    paths = [Path(p).resolve() for p in paths] or sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.name.startswith(('_', '.')))
+    paths = [Path(p).resolve() for p in paths] or sorted(p for p in (ROOT / 'nbs').rglob('*.ipynb') if not any(s.startswith(('_', '.')) for s in p.relative_to(ROOT / 'nbs').parts))
     failed = []
     for p in paths:
         ok, secs = execute(p, skip)
