@@ -144,7 +144,7 @@ def _round_dps(cfg, B, full):
 def _round_scoring(cfg, shape, T, lg, B, mu, E, r, tg, full):
     "The old-policy, reference and policy-update phases of a round."
     n = mu * E * B                                                      # one estimate per mask seed
-    old = n if mu > 1 else 0
+    old = n if mu > 1 and cfg.method.name != 'wd1' else 0   # wd1 is ratio-free: the trainer skips the old estimates
     ref = n if cfg.method.beta > 0 and cfg.method.name != 'wd1' else 0
     fwd = flops(forward_flops(shape, T, T, lg, r, tg))
     ref_fwd = flops(forward_flops(shape, T, T, lg))                      # LoRA: adapters disabled; full FT: the frozen copy

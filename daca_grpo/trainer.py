@@ -309,7 +309,8 @@ def _micro_batches(self: GRPOTrainer, unwrapped, roll, cmask, adv, weights, seed
         rows_global = torch.arange(r.start, r.stop) + acc.process_index * n             # global row numbers (process-major)
         b = PolicyBatch(roll.prompt_ids[r], roll.prompt_mask[r], roll.completion_ids[r], cmask[r], adv[r], G,
                         None if weights is None else weights[r], rows_global)
-        old = [policy_logp(unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 else None
+        ratio_free = cfg.method.name == 'wd1'                                          # wd1's loss never reads the old policy
+        old = [policy_logp(unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 and not ratio_free else None
         ref = None
         if self.use_ref:
             ref_ctx = unwrapped.disable_adapter() if self.is_lora else nullcontext()
