@@ -201,12 +201,15 @@ def plot(out, samp, agree, brk):
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(1, 3, figsize=(15, 4))
-    for mode in ('exact', *[m for m, _, _ in FAST_MODES]):
-        pts = [r for r in samp if r['mode'] == mode and r['batch'] == max(r2['batch'] for r2 in samp)]
-        for size in SIZES:
-            p = sorted((r['gen_length'], r['speedup']) for r in pts if r['size'] == size)
-            if p: ax[0].plot(*zip(*p), marker='o', ls='-' if size == 'medium' else '--', label=f'{mode} ({size})')
-    ax[0].set(xlabel='generation length', ylabel='speed-up (exact: over reference; fast: over exact)', title='sampler speed, largest batch')
+    import numpy as np
+    cells = list(dict.fromkeys((r['size'], r['gen_length'], r['batch']) for r in samp))
+    modes = ['exact', *[m for m, _, _ in FAST_MODES]]
+    wid = 0.8 / len(modes)
+    for i, mode in enumerate(modes):
+        h = [next((r['speedup'] for r in samp if (r['size'], r['gen_length'], r['batch']) == c and r['mode'] == mode), 0) for c in cells]
+        ax[0].bar(np.arange(len(cells)) + (i - len(modes) / 2 + 0.5) * wid, h, wid, label=mode)
+    ax[0].set_xticks(range(len(cells)), [f'{s} L={L} B={B}' for s, L, B in cells], fontsize=8)
+    ax[0].set(ylabel='speed-up (exact vs reference; fast vs exact)', title='sampler speed (random weights)')
     ax[0].axhline(1, color='grey', lw=0.5); ax[0].legend(fontsize=7)
     for mode, _, _ in FAST_MODES:
         p = sorted((r['gen_length'], r['token_agreement']) for r in agree if r['mode'] == mode and r['temperature'] == 0.0)
@@ -214,9 +217,7 @@ def plot(out, samp, agree, brk):
     ax[1].axhline(0.97, color='red', lw=0.8, ls=':', label='0.97 target')
     ax[1].set(xlabel='generation length', ylabel='token agreement with exact (greedy)', title='trained tiny model'); ax[1].legend(fontsize=7)
     knobs = list(dict.fromkeys(r['knob'] for r in brk)); phases = list(dict.fromkeys(r['phase'] for r in brk))
-    labels, bottoms = [], None
     cols = [(k, v) for k in knobs for v in dict.fromkeys(r['value'] for r in brk if r['knob'] == k)]
-    import numpy as np
     bottoms = np.zeros(len(cols))
     for ph in phases:
         h = np.array([next(r['seconds'] for r in brk if r['knob'] == k and r['value'] == v and r['phase'] == ph) for k, v in cols])

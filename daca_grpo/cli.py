@@ -325,6 +325,7 @@ def _parser():
             s.add_argument('--dry-run', action='store_true', help='validate, load the data, build the rewards, print the plan; no model weights')
         else: s.add_argument('--out', help='directory to save the SFT model and tokenizer')
     sub.add_parser('eval', help='evaluate a model or score a generation file (see daca-grpo eval -h)', add_help=False)
+    sub.add_parser('reproduce', help="the paper's main table and ablations at tiny scale (--profile quick|full), --recipes", add_help=False)
     sp = sub.add_parser('plot', help='plot the curves of a run'); sp.add_argument('run_dir')
     _add_data_parser(sub)
     return p
@@ -409,6 +410,9 @@ def _main(argv):
         from daca_grpo.evaluate import eval_main
         eval_main(argv[1:])                     # prints a Markdown table
         return 0
+    if argv[:1] == ['reproduce']:               # its own parser (nbs/20_reproduce)
+        from daca_grpo.reproduce import reproduce_main
+        return reproduce_main(argv[1:])
     p = _parser()
     args, extra = p.parse_known_args(argv)
     if args.cmd == 'plot': print(plot_run(_run_dir(args.run_dir))); return 0
