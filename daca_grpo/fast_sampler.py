@@ -39,7 +39,7 @@ def check_fast_args(model, adapter, cache, threshold, remasking):
 # %% ../nbs/14_fast_sampler.ipynb #514a193c
 def _model_logits(adapter, model, ids, att, keep, **cache_kw):
     "Logits of the last `keep` positions of `ids`, through the cache interface."
-    kw = forward_kwargs(adapter, att) if 'cache_span' not in cache_kw else ({'attention_mask': att} if not bool(att.all()) else {})
+    kw = forward_kwargs(adapter, att)          # a cached model has the [B, T] padding format: the key mask, or nothing
     if adapter.accepts_logits_to_keep: return model(ids, logits_to_keep=keep, **kw, **cache_kw).logits
     return model(ids, **kw, **cache_kw).logits[:, -keep:]
 
@@ -105,9 +105,8 @@ def generate_fast(model, prompt_ids, attention_mask=None, gen_length=256, steps=
             x0[masked] = gumbel_proposals(proposal_logits(step_l[masked], mask_id, allow_mask_proposal), temperature, generator)
             lf = step_l.float()
             x0_logp = lf.gather(-1, x0[..., None]).squeeze(-1) - torch.logsumexp(lf, -1)   # [B, L] log p_{T=1}
-            conf = proposal_confidence(step_l, x0, live)
-            if remasking == 'low_confidence': score = conf
-            else: score = torch.rand((B, L), generator=generator, device=dev, dtype=torch.float64).float()
+            if remasking == 'low_confidence': score = conf = proposal_confidence(step_l, x0, live)
+            else: conf, score = None, torch.rand((B, L), generator=generator, device=dev, dtype=torch.float64).float()   # threshold is None
             commit = top_k_mask(score.masked_fill(~live, -math.inf), commit_counts(schedule[:, s], conf, live, threshold))
             x[:, P:] = torch.where(commit, x0, comp)
             birth[commit] = k
