@@ -217,6 +217,9 @@ def _like(real: TaskSpec, name, make, n_test=200, **changes) -> TaskSpec:
 @register_task('tiny_math')
 def _tiny_math(): return _like(_gsm8k(), 'tiny_math', P.make_arithmetic)
 
+@register_task('tiny_chain')
+def _tiny_chain(): return _like(_gsm8k(), 'tiny_chain', P.make_chain, question=lambda r: r['chain'])
+
 @register_task('tiny_countdown')
 def _tiny_countdown(): return _like(_countdown(), 'tiny_countdown', P.make_countdown)
 

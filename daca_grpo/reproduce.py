@@ -23,7 +23,7 @@ from .protocol import ARM_METHODS, arm_overrides, arm_of, arm_config, rl_step_pa
 # %% ../nbs/20_reproduce.ipynb #a7589401
 METHODS = ('diffu_grpo', 'wd1', 'gdpo')
 VARIANTS = {'base': 'base', 'dps': '+DPS', 'sml': '+SML', 'dps_sml': '+DPS+SML'}   # variant -> the paper's label
-MAIN_TASKS = tuple(TASK_PROTOCOL)        # tiny_sudoku, tiny_countdown: the tasks the protocol implements
+MAIN_TASKS = tuple(TASK_PROTOCOL)        # tiny_sudoku, tiny_countdown, tiny_chain: the tasks the protocol implements
 
 def variant_arm(method, variant) -> str:
     "The protocol's arm name of `method` with `variant` (one of `VARIANTS`), e.g. ('gdpo', 'dps_sml') -> 'gdpo_dps_sml'."
@@ -50,7 +50,8 @@ def control_budget(cfg, arms) -> tuple:
 # %% ../nbs/20_reproduce.ipynb #701fa40a
 _QUICK = {'protocol.n_prompt_only': 64, 'protocol.n_valid': 64, 'protocol.n_test': 64, 'protocol.base_select_every': 100,
           'optim.max_steps': 8, 'protocol.select_every': 4, 'optim.prompts_per_step': 8, 'optim.num_generations': 4}
-PROFILES = {'quick': dict(seeds=2, overrides=_QUICK, task_overrides={'tiny_sudoku': {'sft.steps': 200}, 'tiny_countdown': {'sft.steps': 1000, 'protocol.base_select_every': 250}}),
+PROFILES = {'quick': dict(seeds=2, overrides=_QUICK, task_overrides={'tiny_sudoku': {'sft.steps': 200}, 'tiny_countdown': {'sft.steps': 1000, 'protocol.base_select_every': 250},
+                                                               'tiny_chain': {'sft.steps': 300}}),
             'full': dict(seeds=5, overrides={}, task_overrides={})}
 
 def profile_overrides(profile, task) -> dict:
@@ -235,7 +236,8 @@ def read_rows(stages, table='main') -> list:
 # %% ../nbs/20_reproduce.ipynb #56cd38b6
 PAPER_REPORTED = {   # DACA-GRPO (arXiv 2605.16342), reported results, LLaDA-8B-Instruct, % at lengths 128/256/512
     'tiny_sudoku': dict(benchmark='Sudoku 4x4', base='11.7/6.7/5.5 (no RL)', diffu_grpo='18.4 (best length)', wd1='≈34', wd1_dps='≈70'),
-    'tiny_countdown': dict(benchmark='Countdown', base='20.7/19.5/16.0 (no RL)', diffu_grpo='33.2/31.3/37.1')}
+    'tiny_countdown': dict(benchmark='Countdown', base='20.7/19.5/16.0 (no RL)', diffu_grpo='33.2/31.3/37.1'),
+    'tiny_chain': dict(benchmark='GSM8K', base='68.7/76.7/78.2 (no RL)', diffu_grpo='72.6/79.8/81.9')}
 PAPER_NOTE = ("Reported (LLaDA-8B-Instruct), DACA-GRPO (arXiv 2605.16342): the base row is LLaDA-8B-Instruct without RL and diffu-GRPO is d1 "
               "without SFT, at generation lengths 128/256/512; wd1 and wd1 + DPS on Sudoku: cell accuracy from about 34% to about 70%. "
               "Largest DACA-GRPO gains over methods: math up to +5.6 pp, code up to +7.4 pp, constraints up to +36.3 pp, JSON up to +5.9 pp "
@@ -424,6 +426,11 @@ def _check_tables(only):
     if bad: raise ConfigError(f"unknown table {bad[0]!r}: one of {', '.join(TABLES)}")
     return tables
 
+def _check_run_tasks(tasks):
+    bad = [t for t in tasks or () if t not in MAIN_TASKS]
+    if bad: raise ConfigError(f"unknown task {bad[0]!r}: one of {', '.join(MAIN_TASKS)}")
+    return tasks
+
 def _tasks(tables): return [t for t in MAIN_TASKS if any(t in (MAIN_TABLE['tasks'] if tb == 'main' else ABLATIONS[tb[9:]].tasks) for tb in tables)]
 
 # %% ../nbs/20_reproduce.ipynb #9bd1c896
@@ -438,16 +445,18 @@ def _note(profile, seeds):
             + ').' + (" A check that the pipeline runs, not evidence: its numbers say nothing about the methods.\n\n" if profile != 'full' else '\n\n'))
 
 # %% ../nbs/20_reproduce.ipynb #eded9288
-def reproduce(profile='quick', only=None, root='runs/reproduce', out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print) -> dict:
-    "Run every stage the tables `only` (default: all of `TABLES`) need at `profile` that is not done yet, then write the tables."
-    tables, t0 = _check_tables(only), time.time()
+def reproduce(profile='quick', only=None, root='runs/reproduce', out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print,
+              tasks=None) -> dict:
+    "Run every stage the tables `only` (default: all of `TABLES`) need at `profile` that is not done yet (of `tasks` only, if given), then write the tables."
+    tables, t0, tasks = _check_tables(only), time.time(), _check_run_tasks(tasks)
     profile_overrides(profile, MAIN_TASKS[0])                                    # an unknown profile fails here
     root, out = Path(root) / profile, Path(out) / ('' if profile == 'full' else profile)
     seeds = {t: study_seeds(t, PROFILES[profile]['seeds'], profile_overrides(profile, t), log) for t in _tasks(tables)}
     stages = {tb: table_stages(tb, profile, root, seeds) for tb in tables}
     jobs = jobs_of(s for tb in tables for s in stages[tb])
     write_manifests(jobs)
-    res = dict(ran=0, skipped=sum(map(job_done, jobs)), failed=[]) if collect_only else run_jobs(jobs, workers, run, log)
+    mine = [j for j in jobs if tasks is None or j.task in tasks]                 # the tables always read every task's finished stages
+    res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
     paths = {tb: _write(tb, read_rows(stages[tb], tb), out, command, _note(profile, seeds)) for tb in tables}
     log(f"reproduce {profile}: {res['ran']} stages run, {res['skipped']} already done, {len(res['failed'])} failed, {(time.time() - t0) / 60:.1f} min")
@@ -458,6 +467,7 @@ def _parser():
     ap = argparse.ArgumentParser(prog='python -m daca_grpo.reproduce', description="DACA-GRPO's main table and ablations under the verifier-only protocol (20_reproduce)")
     ap.add_argument('--profile', default='quick', help=f"one of {', '.join(PROFILES)} (quick: minutes on 2 CPU cores, a pipeline check)")
     ap.add_argument('--only', nargs='+', metavar='TABLE', help=f"any of {', '.join(TABLES)} (default: all)")
+    ap.add_argument('--tasks', nargs='+', metavar='TASK', help=f"run only the stages of these tasks, of {', '.join(MAIN_TASKS)}; the tables still show every finished stage")
     ap.add_argument('--root', default='runs/reproduce', help='where the stages are kept (<root>/<profile>/...)')
     ap.add_argument('--out', default='paper_figures', help='where the tables go (the full profile; other profiles: <out>/<profile>/)')
     ap.add_argument('--workers', type=int, default=2, help='parallel processes (one torch thread each)')
@@ -475,7 +485,7 @@ def reproduce_main(argv=None) -> int:
     try:
         if a.recipes: paths, res = write_recipes(a.out, command=cmd), {'failed': []}
         else:
-            res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd)
+            res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks)
             paths = [p for ps in res['paths'].values() for p in ps]
     except ConfigError as e: print(f"reproduce: {e}", file=sys.stderr); return 2
     for p in paths: print(p)

@@ -44,7 +44,7 @@ def fsdp_cpu_accelerator(config_file):
 # %% ../nbs/13_scaling.ipynb #6fa8aa6e
 VARIANTS = {'base': {}, 'dps': {'dps.enabled': True}, 'sml': {'sml.enabled': True}, 'dps_sml': {'dps.enabled': True, 'sml.enabled': True}}
 D1_TASKS = tuple(D1_MAX_STEPS)
-TINY_TASKS = ('tiny_math', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code')
+TINY_TASKS = ('tiny_math', 'tiny_chain', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code')
 
 def paper_run_configs():
     "{relative path: YAML dict} of every shipped training config."
