@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['STYLES', 'split_of', 'd1_completion', 'compact_completion', 'all_sudoku_grids', 'sudoku_is_valid', 'make_sudoku',
-           'make_countdown', 'make_arithmetic', 'chain_value', 'make_chain', 'make_json']
+           'make_countdown', 'make_arithmetic', 'chain_steps', 'chain_value', 'make_chain', 'make_json']
 
 # %% ../nbs/tasks/04_procedural.ipynb #b4fe363b
 import random, json, hashlib, re
@@ -182,10 +182,18 @@ def make_arithmetic(n_train=2000, n_test=200, min_steps=2, max_steps=4, max_star
     return _to_dataset_dict(rows, 'question')
 
 # %% ../nbs/tasks/04_procedural.ipynb #1ca9ff74
-def chain_value(chain: str) -> int:
-    "The value of a chain `'4 +4 -6 +6'`, left to right."
+def chain_steps(chain: str) -> list[str]:
+    "The worked solution of a digit chain, one equation per step: '4 +4 -6' -> ['4+4=8', '8-6=2']."
     start, *ops = chain.split()
-    return sum((int(o[1:]) if o[0] == '+' else -int(o[1:])) for o in ops) + int(start)
+    v, out = int(start), []
+    for o in ops:
+        w = v + int(o[1:]) if o[0] == '+' else v - int(o[1:])
+        out.append(f'{v}{o}={w}'); v = w
+    return out
+
+def chain_value(chain: str) -> int:
+    "The value of a chain `'4 +4 -6 +6'`, left to right (the right-hand side of its last step)."
+    return int(chain_steps(chain)[-1].split('=')[1])
 
 def _chain_problem(rng, n_steps, max_value):
     v = start = rng.randint(0, max_value)

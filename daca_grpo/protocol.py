@@ -5,18 +5,18 @@
 # %% auto #0
 __all__ = ['POOLS', 'POOL_FRACS', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS',
            'STUDY_TASKS', 'T975', 'STUDY_COMMAND', 'pool_of', 'solution_key', 'task_pools', 'sudoku_solve',
-           'chain_steps', 'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric',
-           'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools', 'train_base',
-           'arm_overrides', 'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol',
-           'rollout_diagnostics', 'study_seeds', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table',
-           'plot_gain', 'write_gain_figures', 'read_gain_csv', 'study_main']
+           'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper',
+           'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools', 'train_base', 'arm_overrides',
+           'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol', 'rollout_diagnostics',
+           'study_seeds', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain',
+           'write_gain_figures', 'read_gain_csv', 'study_main']
 
 # %% ../nbs/16_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
 from pathlib import Path
 import torch
 from datasets import Dataset, DatasetDict
-from .procedural import make_sudoku, make_countdown, make_chain, chain_value, _sudoku_solutions
+from .procedural import make_sudoku, make_countdown, make_chain, chain_value, chain_steps, _sudoku_solutions
 from .rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, completion_texts
 from .config import TrainConfig, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
 from .sft import sft_train
@@ -74,15 +74,6 @@ def sudoku_solve(puzzle: str) -> str:
 def _answer_digits(text):
     m = re.findall(r'<answer>(.*?)</answer>', text, re.DOTALL)
     return ''.join(ch for ch in m[-1] if ch.isdigit()) if m else ''
-
-def chain_steps(chain: str) -> list[str]:
-    "The worked solution of a digit chain, one equation per step: '4 +4 -6' -> ['4+4=8', '8-6=2']."
-    start, *ops = chain.split()
-    v, out = int(start), []
-    for o in ops:
-        w = v + int(o[1:]) if o[0] == '+' else v - int(o[1:])
-        out.append(f'{v}{o}={w}'); v = w
-    return out
 
 def chain_verifier_reward(prompts=None, completions=(), chain=None, partial=True, **kwargs) -> list[float]:
     "(steps right + answer right) / (steps + 1), from the chain alone; `partial=False`: the answer alone (1.0 or 0.0)."
