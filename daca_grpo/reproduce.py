@@ -5,12 +5,14 @@
 # %% auto #0
 __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLATIONS', 'BASE_KEYS', 'TABLES', 'PAPER_REPORTED',
            'PAPER_NOTE', 'MAIN_COLUMNS', 'MAIN_ROWS', 'MAIN_COMMAND', 'SEED_COLUMNS', 'MAIN_TABLE_INTRO',
-           'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND',
-           'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Ablation',
-           'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of',
-           'job_done', 'base_done', 'run_job', 'run_jobs', 'write_manifests', 'read_rows', 'main_table_rows',
-           'main_table_markdown', 'plot_main_table', 'write_main_table', 'read_table_csv', 'ablation_rows',
-           'ablation_markdown', 'plot_ablation', 'write_ablation', 'reproduce', 'reproduce_main', 'recipe', 'recipes',
+           'OVERHEAD_COLUMNS', 'CURVE_COLUMNS', 'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS',
+           'RECIPE_COLUMNS', 'RECIPES_COMMAND', 'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget',
+           'profile_overrides', 'Ablation', 'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job',
+           'table_stages', 'jobs_of', 'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'run_jobs',
+           'write_manifests', 'read_train_log', 'read_rows', 'main_table_rows', 'main_table_markdown',
+           'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves',
+           'overhead_rows', 'overhead_markdown', 'write_main_curves', 'ablation_rows', 'ablation_markdown',
+           'plot_ablation', 'write_ablation', 'default_root', 'reproduce', 'reproduce_main', 'recipe', 'recipes',
            'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
@@ -157,8 +159,31 @@ def jobs_of(stages) -> list:
     return list({(j.out, j.name): j for _, j in stages}.values())
 
 # %% ../nbs/20_reproduce.ipynb #140b3904
-def job_done(job) -> bool: return all((Path(job.out) / f'{job.name}.{e}').exists() for e in ('json', 'pt'))
+def job_done(job) -> bool:
+    "A base is done when its record and weights exist (arms start from the weights); an arm or a control when its record does."
+    return all((Path(job.out) / f'{job.name}.{e}').exists() for e in (('json', 'pt') if job.kind == 'base' else ('json',)))
+
 def base_done(job) -> bool: return all((Path(job.base) / f'base.{e}').exists() for e in ('json', 'pt'))
+
+# %% ../nbs/20_reproduce.ipynb #c566001f
+def code_commit() -> str:
+    "Short commit of the daca_grpo checkout that is running ('+dirty' if its tracked package files differ), else 'daca_grpo <version>'."
+    import subprocess, daca_grpo
+    here = Path(daca_grpo.__file__).resolve().parent
+    sha = dirty = ''
+    if (here.parent / 'settings.ini').exists():                    # a checkout, not a wheel inside somebody else's repository
+        try:
+            git = lambda *a: subprocess.run(['git', *a], cwd=here, capture_output=True, text=True, timeout=20).stdout.strip()
+            sha, dirty = git('rev-parse', '--short', 'HEAD'), git('status', '--porcelain', '--untracked-files=no', '--', '.')
+        except (OSError, subprocess.SubprocessError): pass
+    return sha + ('+dirty' if dirty else '') if sha else f'daca_grpo {daca_grpo.__version__}'
+
+def stage_meta(seconds) -> dict:
+    "Provenance of a stage trained just now, taking `seconds`: code commit, date, torch, threads, processor."
+    import datetime, platform, torch
+    cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name')), '') if Path('/proc/cpuinfo').exists() else ''
+    return dict(commit=code_commit(), finished=f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}", seconds=round(seconds, 1),
+                torch=torch.__version__, threads=torch.get_num_threads(), cpu=cpu or platform.machine(), python=platform.python_version())
 
 # %% ../nbs/20_reproduce.ipynb #5b480180
 def run_job(job) -> str:
@@ -167,16 +192,18 @@ def run_job(job) -> str:
     from daca_grpo.protocol import protocol_pools, train_base, rl_arm, sft_control, _stage, _write_json
     from daca_grpo.trainer import build_model
     torch.set_num_threads(1)
-    cfg, out, bdir = protocol_config(job.task, seed=job.seed, **dict(job.overrides)), Path(job.out), Path(job.base)
+    t0, cfg, out, bdir = time.time(), protocol_config(job.task, seed=job.seed, **dict(job.overrides)), Path(job.out), Path(job.base)
     out.mkdir(parents=True, exist_ok=True)
     tok = build_model(cfg)[1]
     pools = protocol_pools(cfg, tok)
+    fresh = not job_done(job)                                                  # trained here (not loaded): gets a .meta.json
     base, _ = _stage(bdir, 'base', cfg, lambda: train_base(cfg, tok, pools))
     if job.kind == 'base': _write_json(bdir / 'pools.json', {k: len(v) for k, v in pools.items()})
     elif job.kind == 'arm': _stage(out, job.name, cfg, lambda: rl_arm(cfg, tok, pools, base, job.name, out / f'{job.name}_run'))
     else:
         passes, n_points, _ = control_budget(cfg, job.arms)
         _stage(out, 'sft_control', cfg, lambda: sft_control(cfg, tok, pools, base, passes, n_points))
+    if fresh: _write_json(out / f'{job.name}.meta.json', stage_meta(time.time() - t0))
     return job.name
 
 # %% ../nbs/20_reproduce.ipynb #401038bb
@@ -223,14 +250,25 @@ def write_manifests(jobs):
         p.parent.mkdir(parents=True, exist_ok=True); p.write_text(json.dumps(m, indent=1))
 
 # %% ../nbs/20_reproduce.ipynb #847be8a9
+def read_train_log(job) -> list:
+    "The per-step training log of an arm (`<out>/<name>_run/metrics.csv`) as dicts of floats; [] when there is none."
+    p = Path(job.out) / f'{job.name}_run' / 'metrics.csv'
+    if job.kind != 'arm' or not p.exists(): return []
+    return [{k: float(v) for k, v in r.items() if v not in ('', None)} for r in csv.DictReader(open(p))]
+
+def _median(xs):
+    xs = sorted(xs)
+    return (xs[len(xs) // 2] + xs[(len(xs) - 1) // 2]) / 2 if xs else ''
+
 def read_rows(stages, table='main') -> list:
-    "Rows (task, arm, seed, metric_name, value, x) of the finished stages of a table ([(x, Job)]); missing stages are left out."
+    "Rows (task, arm, seed, metric_name, value, x, sec_per_step) of the finished stages of a table ([(x, Job)]); missing stages are left out."
     from daca_grpo.evaluate import get_task
     rows = []
     for x, j in stages:
         p = Path(j.out) / f'{j.name}.json'
         if (j.kind == 'base' and table != 'main') or not p.exists(): continue
-        rows.append(dict(task=j.task, arm=j.name, seed=j.seed, metric_name=get_task(j.task).metric_name, value=json.loads(p.read_text())['test'], x=x))
+        rows.append(dict(task=j.task, arm=j.name, seed=j.seed, metric_name=get_task(j.task).metric_name, value=json.loads(p.read_text())['test'], x=x,
+                         sec_per_step=_median([r['time/step'] for r in read_train_log(j) if 'time/step' in r])))
     return rows
 
 # %% ../nbs/20_reproduce.ipynb #56cd38b6
@@ -365,28 +403,143 @@ def read_table_csv(path) -> list:
         except ValueError: return v
     return [{k: num(v) if v != '' else '' for k, v in r.items()} for r in csv.DictReader(open(path))]
 
+# %% ../nbs/20_reproduce.ipynb #bd15098f
+def read_curves(stages) -> tuple:
+    "(points, rewards) of the finished arms and controls of `stages` ([(x, Job)]): validation points (task, arm, seed, step, passes, valid, test) and per-step training rewards (task, arm, seed, step, reward)."
+    points, rewards = [], []
+    for j in jobs_of(stages):
+        p = Path(j.out) / f'{j.name}.json'
+        if j.kind == 'base' or not p.exists(): continue
+        points += [dict(task=j.task, arm=j.name, seed=j.seed, **{k: c[k] for k in ('step', 'passes', 'valid', 'test')}) for c in json.loads(p.read_text())['curve']]
+        rewards += [dict(task=j.task, arm=j.name, seed=j.seed, step=int(r['step']), reward=r['reward']) for r in read_train_log(j) if 'reward' in r]
+    return points, rewards
+
+def moving_average(pts, y, window=10) -> list:
+    "`pts` of one (task, arm, seed) series sorted by step, with `y` replaced by its trailing mean over `window` points."
+    pts, out = sorted(pts, key=lambda p: p['step']), []
+    for i, p in enumerate(pts):
+        w = [q[y] for q in pts[max(0, i - window + 1):i + 1]]
+        out.append({**p, y: sum(w) / len(w)})
+    return out
+
+# %% ../nbs/20_reproduce.ipynb #283e2bee
+def _band(ax, pts, x, y, **kw):
+    "Mean over seeds of `y` at each value of `x`, with its 95% t-band."
+    xs = sorted({p[x] for p in pts})
+    st = [mean_ci([p[y] for p in pts if p[x] == v]) for v in xs]
+    mu, h = [m for m, _ in st], [0.0 if e != e else e for _, e in st]
+    line, = ax.plot(xs, mu, **kw)
+    ax.fill_between(xs, [m - e for m, e in zip(mu, h)], [m + e for m, e in zip(mu, h)], alpha=0.12, color=line.get_color())
+
+def plot_main_curves(points, out, x='passes', y='test', rows=(), smooth=0):
+    "Grid of tasks x methods: `y` against `x` for each variant (mean over seeds, 95% band); SFT control and base as references."
+    import matplotlib; matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    tasks = [t for t in MAIN_TASKS if any(p['task'] == t for p in points)]
+    fig, axes = plt.subplots(len(tasks), len(METHODS), figsize=(4.6 * len(METHODS), 3.3 * len(tasks)), squeeze=False)
+    for i, task in enumerate(tasks):
+        metric = next((r['metric_name'] for r in rows if r['task'] == task), 'metric')
+        for ax, m in zip(axes[i], METHODS):
+            for v in VARIANTS:
+                series = [p for p in points if p['task'] == task and p['arm'] == variant_arm(m, v)]
+                if smooth: series = [q for s in {p['seed'] for p in series} for q in moving_average([p for p in series if p['seed'] == s], y, smooth)]
+                if series: _band(ax, series, x, y, label=VARIANTS[v])
+            ctrl = [p for p in points if p['task'] == task and p['arm'] == 'sft_control']
+            if ctrl and x == 'passes': _band(ax, ctrl, x, y, label='SFT control', color='k', ls='--')
+            base = [r['value'] for r in rows if r['task'] == task and r['arm'] == 'base']
+            if base and y == 'test': ax.axhline(mean_ci(base)[0], color='k', ls=':', lw=1, label='SFT base')
+            ax.set_title(f"{task}: {_label(m, 'base')[0]}", fontsize=9); ax.set_xlabel({'passes': 'sequence forward passes', 'step': 'RL step'}[x])
+            ax.set_ylabel(f'test {metric}' if y == 'test' else f'training {y}' + (f' (mean of {smooth} steps)' if smooth else ''), fontsize=8)
+            if x == 'passes': ax.ticklabel_format(axis='x', style='sci', scilimits=(0, 0))
+            ax.legend(fontsize=6)
+    fig.tight_layout(); fig.savefig(out, dpi=110); plt.close(fig)
+    return Path(out)
+
+# %% ../nbs/20_reproduce.ipynb #6061a38d
+OVERHEAD_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'sec_per_step', 'vs_method_base', 'generate_share', 'dps_share',
+                    'passes_per_step', 'passes_vs_method_base']
+
+def _logs(stages):
+    "{(task, arm): {seed: (job, log rows with a step time)}} of the finished arms of `stages`."
+    out = {}
+    for j in jobs_of(stages):
+        lg = [r for r in read_train_log(j) if 'time/step' in r]
+        if lg: out.setdefault((j.task, j.name), {})[j.seed] = (j, lg)
+    return out
+
+def overhead_rows(stages) -> list:
+    "Per task and arm of the main table: median step time, its ratio to the method's base variant (paired by seed), rollout and DPS shares, forward passes per step."
+    from daca_grpo.protocol import rl_step_passes
+    logs, out = _logs(stages), []
+    med = lambda lg: _median([r['time/step'] for r in lg])
+    share = lambda lg, k: sum(r.get(k, 0.0) for r in lg) / sum(r['time/step'] for r in lg)
+    passes = lambda j, arm: rl_step_passes(arm_config(protocol_config(j.task, seed=j.seed, **dict(j.overrides)), arm, '.'))
+    for task in MAIN_TASKS:
+        for m in METHODS:
+            for v in VARIANTS:
+                arm, runs, ref = variant_arm(m, v), logs.get((task, variant_arm(m, v)), {}), logs.get((task, m), {})
+                if not runs: continue
+                ratio = [med(runs[s][1]) / med(ref[s][1]) for s in runs if s in ref]
+                j = next(iter(runs.values()))[0]
+                out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(runs), sec_per_step=sum(med(lg) for _, lg in runs.values()) / len(runs),
+                                vs_method_base=sum(ratio) / len(ratio) if ratio else '', generate_share=sum(share(lg, 'time/generate') for _, lg in runs.values()) / len(runs),
+                                dps_share=sum(share(lg, 'time/dps') for _, lg in runs.values()) / len(runs),
+                                passes_per_step=passes(j, arm), passes_vs_method_base=passes(j, arm) / passes(j, m)))
+    return out
+
+def overhead_markdown(table) -> str:
+    "Markdown of `overhead_rows` output."
+    f = lambda v, fmt: '' if v == '' else format(v, fmt)
+    head = '| task | method | variant | seconds / RL step | × method base (paired) | rollout share | DPS share | forward passes / step (× base) |\n|---|---|---|---|---|---|---|---|'
+    return '\n'.join([head] + [f"| {r['task']} | {_label(r['method'], r['variant'])[0]} | {VARIANTS[r['variant']]} | {r['sec_per_step']:.2f} | {f(r['vs_method_base'], '.2f')} | "
+                               f"{r['generate_share']:.1%} | {r['dps_share']:.2%} | {r['passes_per_step']:,.0f} ({r['passes_vs_method_base']:.2f}) |" for r in table])
+
+# %% ../nbs/20_reproduce.ipynb #10796291
+CURVE_COLUMNS = ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test']
+
+def write_main_curves(stages, rows, out_dir, command=MAIN_COMMAND) -> list:
+    "main_curves.csv, the curve figures (test metric against passes and step, training reward against step) and main_overhead.csv/.md under `out_dir`."
+    from daca_grpo.protocol import _write_csv
+    from daca_grpo.study import _provenance
+    out, prov = Path(out_dir), _provenance(command)
+    out.mkdir(parents=True, exist_ok=True)
+    points, rewards = read_curves(stages)
+    _write_csv(out / 'main_curves.csv', points, CURVE_COLUMNS)
+    paths = [out / 'main_curves.csv']
+    for name, kw, pts in (('main_curves_passes', dict(x='passes'), points), ('main_curves_step', dict(x='step'), points),
+                          ('main_reward', dict(x='step', y='reward', smooth=10), rewards)):
+        if pts: paths += [plot_main_curves(pts, out / f'{name}.{e}', rows=rows, **kw) for e in ('png', 'pdf')]
+    table = overhead_rows(stages)
+    _write_csv(out / 'main_overhead.csv', table, OVERHEAD_COLUMNS)
+    (out / 'main_overhead.md').write_text(f"<!-- {prov} -->\n\nCost of each arm of the main table, measured in its own runs (median over its RL steps, mean over seeds; "
+                                          f"two runs shared two CPU cores).\n\n{overhead_markdown(table)}\n")
+    for n in ('main_curves', 'main_overhead'): (out / f'{n}.meta.txt').write_text(prov + '\n')
+    return paths + [out / 'main_overhead.csv', out / 'main_overhead.md', out / 'main_curves.meta.txt', out / 'main_overhead.meta.txt']
+
 # %% ../nbs/20_reproduce.ipynb #5aabfc33
 ABLATION_COLUMNS = ['task', 'ablation', 'key', 'x', 'arm', 'seeds', 'mean', 'ci_low', 'ci_high', 'metric', 'diff_vs', 'diff_mean', 'diff_low',
-                    'diff_high', 'diff_seeds']
+                    'diff_high', 'diff_seeds', 'sec_per_step']
 
 def ablation_rows(name, rows) -> list:
-    "Rows of ablation_<name>.csv from per-seed rows carrying `x`, the cell's value."
+    "Rows of ablation_<name>.csv from per-seed rows carrying `x`, the cell's value (and `sec_per_step` where measured)."
     ab, out = ABLATIONS[name], []
     keyed = [{**r, 'arm': repr(r['x'])} for r in rows]             # paired_diff pairs by (arm, seed): the value plays the arm
     for task in [t for t in ab.tasks if any(r['task'] == t for r in rows)]:
         metric = next(r['metric_name'] for r in rows if r['task'] == task)
         for v in ab.values:
-            xs = [r['value'] for r in rows if r['task'] == task and r['x'] == v]
-            if xs: out.append(dict(task=task, ablation=name, key=ab.key, x=v, arm=ab.arm, metric=metric, diff_vs=ab.ref, **_stats(xs),
-                                   **_diff(keyed, task, repr(v), repr(ab.ref))))
+            cell = [r for r in rows if r['task'] == task and r['x'] == v]
+            secs = [r['sec_per_step'] for r in cell if r.get('sec_per_step', '') != '']
+            if cell: out.append(dict(task=task, ablation=name, key=ab.key, x=v, arm=ab.arm, metric=metric, diff_vs=ab.ref, **_stats([r['value'] for r in cell]),
+                                     **_diff(keyed, task, repr(v), repr(ab.ref)), sec_per_step=sum(secs) / len(secs) if secs else ''))
     return out
 
 # %% ../nbs/20_reproduce.ipynb #0e1c9de4
 def ablation_markdown(table) -> str:
-    "Markdown of `ablation_rows` output: one row per (task, value)."
-    head = '| task | value | test metric (%) | Δ vs reference (pp) | seeds |\n|---|---|---|---|---|'
+    "Markdown of `ablation_rows` output: one row per (task, value), with the measured cost of an RL step."
+    head = '| task | value | test metric (%) | Δ vs reference (pp) | seeds | seconds / RL step |\n|---|---|---|---|---|---|'
     cell = lambda r: (f"| {r['task']} | {r['key']} = {r['x']}{' (reference)' if r['x'] == r['diff_vs'] else ''} | "
-                      f"{_pct(r['mean'], r['ci_low'], r['seeds'])} | {_pp(r['diff_mean'], r['diff_low'], r['diff_high'], r['diff_seeds'])} | {r['seeds']} |")
+                      f"{_pct(r['mean'], r['ci_low'], r['seeds'])} | {_pp(r['diff_mean'], r['diff_low'], r['diff_high'], r['diff_seeds'])} | {r['seeds']} | "
+                      f"{'' if r.get('sec_per_step', '') == '' else format(r['sec_per_step'], '.2f')} |")
     return '\n'.join([head] + [cell(r) for r in table])
 
 def plot_ablation(name, table, out):
@@ -434,23 +587,36 @@ def _check_run_tasks(tasks):
 def _tasks(tables): return [t for t in MAIN_TASKS if any(t in (MAIN_TABLE['tasks'] if tb == 'main' else ABLATIONS[tb[9:]].tasks) for tb in tables)]
 
 # %% ../nbs/20_reproduce.ipynb #9bd1c896
-def _write(table, rows, out, command, note):
-    if table == 'main': return write_main_table(rows, out, command, note)
-    return write_ablation(table[9:], rows, out, command, note)
+def _write(table, rows, out, command, note, stages=()):
+    if table != 'main': return write_ablation(table[9:], rows, out, command, note)
+    return write_main_table(rows, out, command, note) + write_main_curves(stages, rows, out, command)
 
-def _note(profile, seeds):
+def _progress(jobs) -> str:
+    "'' when every job is done, else a line saying how many stages of each task are."
+    done = {}
+    for j in jobs: d = done.setdefault(j.task, [0, 0]); d[0] += job_done(j); d[1] += 1
+    n = sum(d for d, _ in done.values())
+    if n == len(jobs): return ''
+    return (f"**Incomplete: {n} of {len(jobs)} stages finished** (" + ', '.join(f'{t} {d}/{k}' for t, (d, k) in done.items())
+            + "): a cell shows the seeds it has, a paired difference only the seeds both of its rows have.\n\n")
+
+def _note(profile, seeds, jobs=()):
     p = PROFILES[profile]
     over = {**p['overrides'], **{f'{t}: {k}': v for t, d in p['task_overrides'].items() for k, v in d.items()}}
     return (f"**Profile `{profile}`** ({p['seeds']} seeds; seeds {seeds}" + (f"; overrides of the protocol's settings: {over}" if over else '; the protocol\'s settings')
-            + ').' + (" A check that the pipeline runs, not evidence: its numbers say nothing about the methods.\n\n" if profile != 'full' else '\n\n'))
+            + ').' + (" A check that the pipeline runs, not evidence: its numbers say nothing about the methods.\n\n" if profile != 'full' else '\n\n') + _progress(jobs))
 
 # %% ../nbs/20_reproduce.ipynb #eded9288
-def reproduce(profile='quick', only=None, root='runs/reproduce', out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print,
+def default_root(profile) -> str:
+    "Where a profile's stages live by default: the full profile's are the committed results (`results/reproduce`), any other profile's go to `runs/reproduce`."
+    return 'results/reproduce' if profile == 'full' else 'runs/reproduce'
+
+def reproduce(profile='quick', only=None, root=None, out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print,
               tasks=None) -> dict:
     "Run every stage the tables `only` (default: all of `TABLES`) need at `profile` that is not done yet (of `tasks` only, if given), then write the tables."
     tables, t0, tasks = _check_tables(only), time.time(), _check_run_tasks(tasks)
     profile_overrides(profile, MAIN_TASKS[0])                                    # an unknown profile fails here
-    root, out = Path(root) / profile, Path(out) / ('' if profile == 'full' else profile)
+    root, out = Path(root or default_root(profile)) / profile, Path(out) / ('' if profile == 'full' else profile)
     seeds = {t: study_seeds(t, PROFILES[profile]['seeds'], profile_overrides(profile, t), log) for t in _tasks(tables)}
     stages = {tb: table_stages(tb, profile, root, seeds) for tb in tables}
     jobs = jobs_of(s for tb in tables for s in stages[tb])
@@ -458,7 +624,7 @@ def reproduce(profile='quick', only=None, root='runs/reproduce', out='paper_figu
     mine = [j for j in jobs if tasks is None or j.task in tasks]                 # the tables always read every task's finished stages
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
-    paths = {tb: _write(tb, read_rows(stages[tb], tb), out, command, _note(profile, seeds)) for tb in tables}
+    paths = {tb: _write(tb, read_rows(stages[tb], tb), out, command, _note(profile, seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables}
     log(f"reproduce {profile}: {res['ran']} stages run, {res['skipped']} already done, {len(res['failed'])} failed, {(time.time() - t0) / 60:.1f} min")
     return dict(res, jobs=len(jobs), minutes=(time.time() - t0) / 60, paths=paths)
 
@@ -468,7 +634,7 @@ def _parser():
     ap.add_argument('--profile', default='quick', help=f"one of {', '.join(PROFILES)} (quick: minutes on 2 CPU cores, a pipeline check)")
     ap.add_argument('--only', nargs='+', metavar='TABLE', help=f"any of {', '.join(TABLES)} (default: all)")
     ap.add_argument('--tasks', nargs='+', metavar='TASK', help=f"run only the stages of these tasks, of {', '.join(MAIN_TASKS)}; the tables still show every finished stage")
-    ap.add_argument('--root', default='runs/reproduce', help='where the stages are kept (<root>/<profile>/...)')
+    ap.add_argument('--root', help='where the stages are kept (<root>/<profile>/...); default: results/reproduce for the full profile (the committed results), runs/reproduce otherwise')
     ap.add_argument('--out', default='paper_figures', help='where the tables go (the full profile; other profiles: <out>/<profile>/)')
     ap.add_argument('--workers', type=int, default=2, help='parallel processes (one torch thread each)')
     ap.add_argument('--collect-only', action='store_true', help='only write the tables from the stages on disk')
