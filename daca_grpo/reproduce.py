@@ -4,16 +4,16 @@
 
 # %% auto #0
 __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLATIONS', 'BASE_KEYS', 'TABLES', 'PAPER_REPORTED',
-           'PAPER_NOTE', 'MAIN_COLUMNS', 'MAIN_ROWS', 'MAIN_COMMAND', 'SEED_COLUMNS', 'MAIN_TABLE_INTRO',
-           'OVERHEAD_COLUMNS', 'CURVE_COLUMNS', 'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS',
-           'RECIPE_COLUMNS', 'RECIPES_COMMAND', 'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget',
-           'profile_overrides', 'Ablation', 'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job',
-           'table_stages', 'jobs_of', 'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'run_jobs',
-           'write_manifests', 'read_train_log', 'read_rows', 'main_table_rows', 'main_table_markdown',
-           'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves',
-           'overhead_rows', 'overhead_markdown', 'write_main_curves', 'ablation_rows', 'ablation_markdown',
-           'plot_ablation', 'write_ablation', 'default_root', 'reproduce', 'reproduce_main', 'recipe', 'recipes',
-           'write_recipes']
+           'PAPER_NOTE', 'MAIN_COLUMNS', 'MAIN_ROWS', 'MAIN_COMMAND', 'SEED_COLUMNS', 'MAIN_TABLE_INTRO', 'TRAIN_STATS',
+           'OVERHEAD_COLUMNS', 'DIVERSITY_COLUMNS', 'CURVE_COLUMNS', 'ABLATION_COLUMNS', 'RECIPE_ACCELERATE',
+           'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND', 'RECIPES_INTRO', 'variant_arm',
+           'arm_variant', 'control_budget', 'profile_overrides', 'Ablation', 'ablation_overrides', 'changed_overrides',
+           'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of', 'job_done', 'base_done', 'code_commit',
+           'stage_meta', 'run_job', 'run_jobs', 'write_manifests', 'read_train_log', 'read_rows', 'main_table_rows',
+           'main_table_markdown', 'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves',
+           'moving_average', 'plot_main_curves', 'overhead_rows', 'overhead_markdown', 'diversity_rows',
+           'diversity_markdown', 'write_main_curves', 'ablation_rows', 'ablation_markdown', 'plot_ablation',
+           'write_ablation', 'default_root', 'reproduce', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
 import argparse, csv, json, math, os, sys, time
@@ -404,15 +404,17 @@ def read_table_csv(path) -> list:
     return [{k: num(v) if v != '' else '' for k, v in r.items()} for r in csv.DictReader(open(path))]
 
 # %% ../nbs/20_reproduce.ipynb #bd15098f
+TRAIN_STATS = ('reward', 'distinct_frac', 'frac_zero_adv_groups')     # per-step training statistics the curves and the diversity table read
+
 def read_curves(stages) -> tuple:
-    "(points, rewards) of the finished arms and controls of `stages` ([(x, Job)]): validation points (task, arm, seed, step, passes, valid, test) and per-step training rewards (task, arm, seed, step, reward)."
-    points, rewards = [], []
+    "(points, steps) of the finished arms and controls of `stages` ([(x, Job)]): validation points (task, arm, seed, step, passes, valid, test) and per-step training statistics of the arms (task, arm, seed, step and those of `TRAIN_STATS` that were logged)."
+    points, steps = [], []
     for j in jobs_of(stages):
         p = Path(j.out) / f'{j.name}.json'
         if j.kind == 'base' or not p.exists(): continue
         points += [dict(task=j.task, arm=j.name, seed=j.seed, **{k: c[k] for k in ('step', 'passes', 'valid', 'test')}) for c in json.loads(p.read_text())['curve']]
-        rewards += [dict(task=j.task, arm=j.name, seed=j.seed, step=int(r['step']), reward=r['reward']) for r in read_train_log(j) if 'reward' in r]
-    return points, rewards
+        steps += [dict(task=j.task, arm=j.name, seed=j.seed, step=int(r['step']), **{k: r[k] for k in TRAIN_STATS if k in r}) for r in read_train_log(j) if 'reward' in r]
+    return points, steps
 
 def moving_average(pts, y, window=10) -> list:
     "`pts` of one (task, arm, seed) series sorted by step, with `y` replaced by its trailing mean over `window` points."
@@ -494,27 +496,68 @@ def overhead_markdown(table) -> str:
     return '\n'.join([head] + [f"| {r['task']} | {_label(r['method'], r['variant'])[0]} | {VARIANTS[r['variant']]} | {r['sec_per_step']:.2f} | {f(r['vs_method_base'], '.2f')} | "
                                f"{r['generate_share']:.1%} | {r['dps_share']:.2%} | {r['passes_per_step']:,.0f} ({r['passes_vs_method_base']:.2f}) |" for r in table])
 
+# %% ../nbs/20_reproduce.ipynb #11ec6802
+DIVERSITY_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'distinct_first', 'distinct_last', 'distinct_last_vs_base', 'distinct_last_vs_base_low',
+                     'distinct_last_vs_base_high', 'zero_adv_first', 'zero_adv_last', 'reward_first', 'reward_last']
+
+def diversity_rows(steps, window=10) -> list:
+    "Per task and arm: group diversity, groups without advantage and reward over the first and last `window` RL steps (mean over seeds), the last-window diversity minus the method's base variant (paired by seed, 95% interval)."
+    def mean_of(task, arm, seed, key, last):
+        pts = sorted((p for p in steps if (p['task'], p['arm'], p['seed']) == (task, arm, seed) and key in p), key=lambda p: p['step'])
+        pts = pts[-window:] if last else pts[:window]
+        return sum(p[key] for p in pts) / len(pts) if pts else None
+    out = []
+    for task in MAIN_TASKS:
+        for m in METHODS:
+            for v in VARIANTS:
+                arm = variant_arm(m, v)
+                seeds = sorted({p['seed'] for p in steps if p['task'] == task and p['arm'] == arm and 'distinct_frac' in p})
+                if not seeds: continue
+                avg = lambda key, last: sum(mean_of(task, arm, s, key, last) for s in seeds) / len(seeds)
+                diffs = [mean_of(task, arm, s, 'distinct_frac', True) - b for s in seeds if (b := mean_of(task, m, s, 'distinct_frac', True)) is not None]
+                dm, dh = mean_ci(diffs) if diffs else (float('nan'), float('nan'))
+                out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(seeds), distinct_first=avg('distinct_frac', False), distinct_last=avg('distinct_frac', True),
+                                distinct_last_vs_base=dm, distinct_last_vs_base_low=dm - dh, distinct_last_vs_base_high=dm + dh,
+                                zero_adv_first=avg('frac_zero_adv_groups', False), zero_adv_last=avg('frac_zero_adv_groups', True),
+                                reward_first=avg('reward', False), reward_last=avg('reward', True)))
+    return out
+
+def diversity_markdown(table) -> str:
+    "Markdown of `diversity_rows` output."
+    head = ('| task | method | variant | seeds | distinct / G, first 10 steps | last 10 steps | last 10 vs method base (paired) | groups without advantage, first → last | reward, first → last |\n'
+            '|---|---|---|---|---|---|---|---|---|')
+    d = lambda r: '' if r['variant'] == 'base' or r['distinct_last_vs_base'] != r['distinct_last_vs_base'] else (
+        f"{r['distinct_last_vs_base']:+.3f}" + (f" [{r['distinct_last_vs_base_low']:+.3f}, {r['distinct_last_vs_base_high']:+.3f}]" if r['distinct_last_vs_base_low'] == r['distinct_last_vs_base_low'] else ''))
+    return '\n'.join([head] + [f"| {r['task']} | {_label(r['method'], r['variant'])[0]} | {VARIANTS[r['variant']]} | {r['seeds']} | {r['distinct_first']:.3f} | {r['distinct_last']:.3f} | {d(r)} | "
+                               f"{r['zero_adv_first']:.2f} → {r['zero_adv_last']:.2f} | {r['reward_first']:.3f} → {r['reward_last']:.3f} |" for r in table])
+
 # %% ../nbs/20_reproduce.ipynb #10796291
 CURVE_COLUMNS = ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test']
 
 def write_main_curves(stages, rows, out_dir, command=MAIN_COMMAND) -> list:
-    "main_curves.csv, the curve figures (test metric against passes and step, training reward against step) and main_overhead.csv/.md under `out_dir`."
+    "Under `out_dir`: main_curves.csv and the curve figures (test metric against forward passes and step, training reward and group diversity against step), main_overhead.csv/.md and main_diversity.csv/.md."
     from daca_grpo.protocol import _write_csv
     from daca_grpo.study import _provenance
     out, prov = Path(out_dir), _provenance(command)
     out.mkdir(parents=True, exist_ok=True)
-    points, rewards = read_curves(stages)
+    points, steps = read_curves(stages)
     _write_csv(out / 'main_curves.csv', points, CURVE_COLUMNS)
     paths = [out / 'main_curves.csv']
     for name, kw, pts in (('main_curves_passes', dict(x='passes'), points), ('main_curves_step', dict(x='step'), points),
-                          ('main_reward', dict(x='step', y='reward', smooth=10), rewards)):
+                          ('main_reward', dict(x='step', y='reward', smooth=10), steps),
+                          ('main_diversity', dict(x='step', y='distinct_frac', smooth=10), [p for p in steps if 'distinct_frac' in p])):
         if pts: paths += [plot_main_curves(pts, out / f'{name}.{e}', rows=rows, **kw) for e in ('png', 'pdf')]
-    table = overhead_rows(stages)
-    _write_csv(out / 'main_overhead.csv', table, OVERHEAD_COLUMNS)
-    (out / 'main_overhead.md').write_text(f"<!-- {prov} -->\n\nCost of each arm of the main table, measured in its own runs (median over its RL steps, mean over seeds; "
-                                          f"two runs shared two CPU cores).\n\n{overhead_markdown(table)}\n")
-    for n in ('main_curves', 'main_overhead'): (out / f'{n}.meta.txt').write_text(prov + '\n')
-    return paths + [out / 'main_overhead.csv', out / 'main_overhead.md', out / 'main_curves.meta.txt', out / 'main_overhead.meta.txt']
+    for name, table, cols, md, intro in (
+            ('main_overhead', overhead_rows(stages), OVERHEAD_COLUMNS, overhead_markdown,
+             'Cost of each arm of the main table, measured in its own runs (median over its RL steps, mean over seeds; two runs shared two CPU cores).'),
+            ('main_diversity', diversity_rows(steps), DIVERSITY_COLUMNS, diversity_markdown,
+             'Diversity of the rollouts during RL: distinct completions per group of 8 over G, groups whose rewards are all equal, and the training reward, '
+             'each averaged over the first and the last 10 RL steps and over seeds; the diversity change is the arm minus its method\'s base variant, paired by seed (95% interval).')):
+        _write_csv(out / f'{name}.csv', table, cols)
+        (out / f'{name}.md').write_text(f"<!-- {prov} -->\n\n{intro}\n\n{md(table)}\n")
+        paths += [out / f'{name}.csv', out / f'{name}.md']
+    for n in ('main_curves', 'main_overhead', 'main_diversity'): (out / f'{n}.meta.txt').write_text(prov + '\n'); paths.append(out / f'{n}.meta.txt')
+    return paths
 
 # %% ../nbs/20_reproduce.ipynb #5aabfc33
 ABLATION_COLUMNS = ['task', 'ablation', 'key', 'x', 'arm', 'seeds', 'mean', 'ci_low', 'ci_high', 'metric', 'diff_vs', 'diff_mean', 'diff_low',
