@@ -667,7 +667,8 @@ def reproduce(profile='quick', only=None, root=None, out='paper_figures', worker
     mine = [j for j in jobs if tasks is None or j.task in tasks]                 # the tables always read every task's finished stages
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
-    paths = {tb: _write(tb, read_rows(stages[tb], tb), out, command, _note(profile, seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables}
+    rows = {tb: read_rows(stages[tb], tb) for tb in tables}
+    paths = {tb: _write(tb, rows[tb], out, command, _note(profile, seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables if rows[tb]}   # a table with no finished cell: no file
     log(f"reproduce {profile}: {res['ran']} stages run, {res['skipped']} already done, {len(res['failed'])} failed, {(time.time() - t0) / 60:.1f} min")
     return dict(res, jobs=len(jobs), minutes=(time.time() - t0) / 60, paths=paths)
 
