@@ -187,7 +187,7 @@ def stage_meta(seconds) -> dict:
 
 # %% ../nbs/20_reproduce.ipynb #5b480180
 def run_job(job) -> str:
-    "Produce the stage of `job` (the protocol's cached stages: a finished stage is loaded, not retrained); returns its name."
+    "Produce the stage of `job` (the protocol's cached stages: a finished stage is loaded, not retrained); returns the seconds it took."
     import torch
     from daca_grpo.protocol import protocol_pools, train_base, rl_arm, sft_control, _stage, _write_json
     from daca_grpo.trainer import build_model
@@ -204,20 +204,22 @@ def run_job(job) -> str:
         passes, n_points, _ = control_budget(cfg, job.arms)
         _stage(out, 'sft_control', cfg, lambda: sft_control(cfg, tok, pools, base, passes, n_points))
     if fresh: _write_json(out / f'{job.name}.meta.json', stage_meta(time.time() - t0))
-    return job.name
+    return time.time() - t0
 
 # %% ../nbs/20_reproduce.ipynb #401038bb
 def _wave(jobs, pool, run):
-    "Yield (job, error or None, seconds) as the jobs finish."
+    "Yield (job, error or None, seconds) as the jobs finish: the seconds `run` returns, else the time since the wave started."
     from concurrent.futures import as_completed
     if pool is None:
         for j in jobs:
             t = time.time()
-            try: run(j); yield j, None, time.time() - t
+            try: secs = run(j); yield j, None, secs if isinstance(secs, (int, float)) else time.time() - t
             except Exception as e: yield j, repr(e), time.time() - t
         return
     t, futs = time.time(), {pool.submit(run, j): j for j in jobs}
-    for f in as_completed(futs): yield futs[f], (None if f.exception() is None else repr(f.exception())), time.time() - t
+    for f in as_completed(futs):
+        err = None if f.exception() is None else repr(f.exception())
+        yield futs[f], err, f.result() if err is None and isinstance(f.result(), (int, float)) else time.time() - t
 
 # %% ../nbs/20_reproduce.ipynb #13087d64
 def run_jobs(jobs, workers=2, run=None, log=print) -> dict:
