@@ -10,7 +10,9 @@ each CSV with a provenance line in DIR/bench.meta.txt. What is measured:
   speed ratio, and whether the greedy tokens are identical;
 - the prefix and dual key/value caches and confidence-threshold parallel decoding (`daca_grpo.fast_sampler`):
   speed-up over the exact sampler on random-weight models of two sizes, and token agreement and log-confidence
-  difference on a trained model (the committed `tests/fixtures/models/tiny_sudoku_base`);
+  difference on a trained model (the committed `tests/fixtures/models/tiny_sudoku_base`), and on a trained model with
+  long outputs in several blocks (the `tiny_chain` base of the reproduction, `results/reproduce/full/tiny_chain/seed0`:
+  48 tokens in 3 blocks of 16, the setting it was trained and is evaluated at; `--long-agreement` runs only this part);
 - DPS's share of the sampling time, SML's cost against K mean-field passes, MFU against a measured matmul peak;
 - a training-step breakdown (rollout, rewards, old and reference log-probs, policy updates) and how it grows with
   generation length, steps, K and mu;
@@ -97,6 +99,35 @@ def trained_model():
     tok = build_tokenizer()
     pools = protocol_pools(protocol_config('tiny_sudoku', seed=0), tok)
     return TinyDLLM.from_pretrained(path).eval(), tok, pools['test']['prompt']
+
+
+LONG_BASE = ROOT / 'results' / 'reproduce' / 'full' / 'tiny_chain' / 'seed0' / 'default' / 'base.pt'
+
+
+def long_agreement_rows(log, n_prompts=100, temperatures=(0.0, 1.0)):
+    "Fast modes against the exact sampler on the chain base (long outputs, 3 blocks) at its own sampler settings; [] if it is not here."
+    from daca_grpo.config import protocol_config
+    from daca_grpo.protocol import protocol_pools
+    from daca_grpo.trainer import build_model
+    if not LONG_BASE.exists(): log(f"  {LONG_BASE.relative_to(ROOT)} not here: skipped"); return []
+    cfg = protocol_config('tiny_chain', seed=0)
+    model, tok = build_model(cfg)[:2]
+    model.load_state_dict(torch.load(LONG_BASE, weights_only=True)); model.eval()
+    prompts = protocol_pools(cfg, tok)['test']['prompt'][:n_prompts]
+    enc = tok(list(prompts), padding=True, return_tensors='pt', add_special_tokens=False)
+    eos = (tok.eos_token_id, tok.convert_tokens_to_ids('<|eot_id|>'))
+    s, rows = cfg.eval_sampler, []
+    for T in temperatures:
+        args = dict(gen_length=s.gen_length, steps=s.steps, block_length=s.block_length, temperature=T)
+        ex, t_ex = timed(lambda: generate(model, enc['input_ids'], enc['attention_mask'], generator=torch.Generator().manual_seed(0), **args))
+        for name, cache, thr in FAST_MODES:
+            f, t = timed(lambda: generate(model, enc['input_ids'], enc['attention_mask'], generator=torch.Generator().manual_seed(0),
+                                          cache=cache, threshold=thr, **args))
+            rows.append(dict(model='tiny_chain base (seed 0)', gen_length=s.gen_length, steps=s.steps, block_length=s.block_length, temperature=T,
+                             mode=name, speedup=t_ex / t, passes=f.forward_passes, exact_passes=ex.forward_passes, **agreement(f, ex, eos)))
+        log(f"  chain base L={s.gen_length} ({s.gen_length // s.block_length} blocks) T={T}: "
+            + ', '.join(f"{r['mode']} {r['token_agreement']:.3f} (content {r['content_agreement']:.3f})" for r in rows[-len(FAST_MODES):]))
+    return rows
 
 
 def agreement_rows(lengths, n_prompts, log, temperatures=(0.0, 1.0)):
@@ -229,6 +260,12 @@ def plot(out, samp, agree, brk):
     plt.close(fig)
 
 
+def long_summary(rows):
+    "Headline numbers of the long-output agreement (greedy): token and content agreement, speed-up, per fast mode."
+    return {r['mode']: {k: r[k] for k in ('token_agreement', 'content_agreement', 'logconf_abs_diff', 'speedup', 'passes', 'exact_passes')}
+            for r in rows if r['temperature'] == 0.0}
+
+
 def summary(samp, agree, extra, peak, bf):
     "The headline numbers the issue asks for (each a ratio measured in this run)."
     at = lambda mode, key, size='medium', L=256, B=None: [r[key] for r in samp if r['mode'] == mode and r['size'] == size
@@ -257,8 +294,10 @@ def summary(samp, agree, extra, peak, bf):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     g = ap.add_mutually_exclusive_group(); g.add_argument('--quick', action='store_true'); g.add_argument('--full', action='store_true')
+    g.add_argument('--long-agreement', action='store_true', help='only the long-output agreement (bench_long_agreement.csv/.json)')
     ap.add_argument('--out', default=str(ROOT / 'paper_figures'), help='where bench_summary.json, bench_*.csv and bench.png go')
     a = ap.parse_args(argv)
+    if a.long_agreement: return long_agreement_main(Path(a.out))
     prof = PROFILES['full' if a.full else 'quick']
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     log = lambda s: print(s, flush=True)
@@ -268,12 +307,15 @@ def main(argv=None):
     peak = matmul_peak(); log(f"fp32 matmul peak: {peak / 1e9:.1f} GFLOP/s")
     log("sampler (random weights):"); samp = sampler_cells(prof['cells'], prof['reps'], peak, log)
     log("agreement (trained tiny model):"); agree = agreement_rows(prof['agree_lengths'], prof['agree_prompts'], log)
+    log("agreement (trained model with long outputs):"); long_agree = long_agreement_rows(log)
     log("DPS and SML cost:"); extra = dps_and_sml(peak, log)
     log("training-step breakdown:"); brk = breakdown_rows(prof['breakdown'], log)
     log("bf16:"); bf = bf16_rows(log)
-    for name, rows in [('sampler', samp), ('agreement', agree), ('breakdown', brk), ('bf16', bf)]: write_csv(out / f'bench_{name}.csv', rows)
+    for name, rows in [('sampler', samp), ('agreement', agree), ('long_agreement', long_agree), ('breakdown', brk), ('bf16', bf)]:
+        if rows: write_csv(out / f'bench_{name}.csv', rows)
     plot(out, samp, agree, brk)
     s = summary(samp, agree, extra, peak, bf)
+    s['long_output_agreement'] = long_summary(long_agree)
     s['seconds'] = time.time() - t0
     (out / 'bench_summary.json').write_text(json.dumps(s, indent=1))
     from daca_grpo.study import _provenance
@@ -281,6 +323,22 @@ def main(argv=None):
     (out / 'bench.meta.txt').write_text(_provenance(cmd) + '\n')
     log(json.dumps(s, indent=1))
     log(f"done in {s['seconds'] / 60:.1f} min: {out}/bench_summary.json, bench_*.csv, bench.png")
+    return 0
+
+
+def long_agreement_main(out):
+    "`--long-agreement`: the long-output agreement alone, into bench_long_agreement.csv/.json (+ .meta.txt)."
+    from daca_grpo.study import _provenance
+    out.mkdir(parents=True, exist_ok=True)
+    log = lambda s: print(s, flush=True)
+    log(f"threads: torch {torch.get_num_threads()}; agreement (trained model with long outputs):")
+    rows = long_agreement_rows(log)
+    if not rows: return 1
+    write_csv(out / 'bench_long_agreement.csv', rows)
+    (out / 'bench_long_agreement.json').write_text(json.dumps(long_summary(rows), indent=1))
+    cmd = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} python benchmarks/run.py --long-agreement"
+    (out / 'bench_long_agreement.meta.txt').write_text(_provenance(cmd) + '\n')
+    log(json.dumps(long_summary(rows), indent=1))
     return 0
 
 
