@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['MAKE_CMD', 'random_orders', 'order_logp', 'reference_logp', 'estimator_suite', 'run_estimators', 'spearman',
            'pearson', 'estimator_metrics', 'random_direction_step', 'ratio_metrics', 'figures_dir', 'markdown_table',
-           'write_table', 'save_figure']
+           'write_table', 'save_figure', 'prompt_batch', 'study_suite', 'param_distance', 'estimator_study']
 
 # %% ../nbs/17_likelihood_study.ipynb #c330fbc9
 import math, time
@@ -177,3 +177,59 @@ def save_figure(fig, name, out_dir=None, cmd=MAKE_CMD):
     out = figures_dir(out_dir); out.mkdir(parents=True, exist_ok=True)
     fig.savefig(out / f'{name}.png', dpi=150, bbox_inches='tight'); fig.savefig(out / f'{name}.pdf', bbox_inches='tight')
     (out / f'{name}.meta.txt').write_text(_provenance(cmd) + '\n')
+
+# %% ../nbs/17_likelihood_study.ipynb #c0e5a003
+def prompt_batch(tok, prompts):
+    "Left-padded prompt ids and mask [B, P] of chat-templated `prompts`, tokenized as the sampler and the trainer do."
+    side, tok.padding_side = tok.padding_side, 'left'
+    try: enc = tok(list(prompts), return_tensors='pt', padding=True, add_special_tokens=False)
+    finally: tok.padding_side = side
+    return enc['input_ids'], enc['attention_mask']
+
+def study_suite(p_mask_prompt=0.0, compare=('mean-field', 'SML K=4 strided', 'mixed MF+SML4'), compare_p=0.15, **kw):
+    "`estimator_suite(p_mask_prompt, **kw)` plus the default suite's `compare` estimators at prompt masking `compare_p`, renamed."
+    suite, other = estimator_suite(p_mask_prompt=p_mask_prompt, **kw), estimator_suite(p_mask_prompt=compare_p)
+    return {**suite, **{f'{n} p{compare_p:g}': other[n] for n in compare}}
+
+def param_distance(a, b):
+    "L2 norm of the difference of two models' parameters."
+    return math.sqrt(sum((p - q).double().pow(2).sum().item() for p, q in zip(a.parameters(), b.parameters())))
+
+def estimator_study(model, tok, prompts, sampler, moved=None, n_orders=24, seeds=range(12), suite=None, sample_seed=0, order_seed=1000):
+    """One completion per prompt sampled from `model` with `sampler` (gen_length, steps, block_length, temperature), scored by the
+    reference and the estimators of `suite` (None: `study_suite()`) under `model` and under each model of `moved` ({tag: model}).
+    dict: completions [B, L], reference (one row), estimators (`estimator_metrics` rows), logratio (`ratio_metrics` rows, one set
+    per tag, with the signed mean error of the log-ratio), raw ({tag: (reference dict, estimator results)}), seconds."""
+    from daca_grpo.sampler import generate
+    seeds, moved, suite = list(seeds), moved or {}, suite or study_suite()
+    adapter = adapter_for(model)
+    pid, pmask = prompt_batch(tok, prompts)
+    t0 = time.time()
+    comp = generate(model, pid, pmask, gen_length=sampler.gen_length, steps=sampler.steps, block_length=sampler.block_length,
+                    temperature=sampler.temperature, generator=torch.Generator().manual_seed(int(sample_seed)), adapter=adapter).completion_ids
+    secs = dict(sample_s=time.time() - t0)
+    B, L = comp.shape
+    def score(m, tag):
+        t0 = time.time(); ref = reference_logp(m, pid, pmask, comp, n_orders=n_orders, seed=order_seed)
+        t1 = time.time(); est = run_estimators(m, pid, pmask, comp, seeds, suite)
+        secs[f'reference_{tag}_s'], secs[f'estimators_{tag}_s'] = t1 - t0, time.time() - t1
+        return ref, est
+    ref, est = score(model, 'base')
+    eos = torch.isin(comp, torch.tensor(list(adapter.eos_token_ids)))
+    content = torch.where(eos.any(1), eos.float().argmax(1), torch.full((B,), L)).float()   # tokens before the first EOS
+    ref_row = dict(B=B, L=L, content_tokens=content.mean().item(), eos_frac=eos.float().mean().item(),
+                   ref_elbo_per_token=ref['elbo'].mean().item() / L, ref_se_per_token=ref['se'].mean().item() / L,
+                   order_sd_per_token=ref['orders'].std(0).mean().item() / L,
+                   jensen_gap_per_token=(ref['lme'] - ref['elbo']).mean().item() / L)
+    ratio_rows, raw = [], dict(base=(ref, est))
+    for tag, m in moved.items():
+        ref_n, est_n = score(m, tag)
+        d = ref_n['orders'] - ref['orders']                       # same orders for both models: the reference ratio's standard error
+        se = (d.std(0) / math.sqrt(n_orders)).mean().item() / L
+        ref_ratio = (ref_n['elbo'] - ref['elbo']).double()
+        shift = {n: ((est_n[n]['seq'] - est[n]['seq']) - ref_ratio).mean().item() / L for n in est}   # signed error of the ratio
+        ratio_rows += [dict(r, step=tag, ratio_bias_per_token=shift[r['estimator']], ref_ratio_se_per_token=se)
+                       for r in ratio_metrics(est, est_n, ref['elbo'], ref_n['elbo'], L)]
+        raw[tag] = (ref_n, est_n)
+    return dict(completions=comp, reference=ref_row, estimators=estimator_metrics(est, ref['elbo'], L), logratio=ratio_rows,
+                raw=raw, seconds=secs)
