@@ -16,7 +16,7 @@ __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLAT
            'write_ablation', 'default_root', 'reproduce', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
-import argparse, csv, json, math, os, sys, time
+import argparse, csv, functools, json, math, os, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
 from .config import ConfigError, TASK_PROTOCOL, protocol_config, apply_overrides, list_configs, load_config
@@ -166,8 +166,9 @@ def job_done(job) -> bool:
 def base_done(job) -> bool: return all((Path(job.base) / f'base.{e}').exists() for e in ('json', 'pt'))
 
 # %% ../nbs/20_reproduce.ipynb #c566001f
+@functools.lru_cache(maxsize=None)
 def code_commit() -> str:
-    "Short commit of the daca_grpo checkout that is running ('+dirty' if its tracked package files differ), else 'daca_grpo <version>'."
+    "Short commit of the daca_grpo checkout this process runs ('+dirty' if its tracked package files differ), else 'daca_grpo <version>'; read once per process."
     import subprocess, daca_grpo
     here = Path(daca_grpo.__file__).resolve().parent
     sha = dirty = ''
@@ -179,10 +180,11 @@ def code_commit() -> str:
     return sha + ('+dirty' if dirty else '') if sha else f'daca_grpo {daca_grpo.__version__}'
 
 def stage_meta(seconds) -> dict:
-    "Provenance of a stage trained just now, taking `seconds`: code commit, date, torch, threads, processor."
+    "Provenance of a stage trained just now, taking `seconds`: code commit (as the process started; `commit_at_finish` if the checkout moved since), date, torch, threads, processor."
     import datetime, platform, torch
     cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name')), '') if Path('/proc/cpuinfo').exists() else ''
-    return dict(commit=code_commit(), finished=f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}", seconds=round(seconds, 1),
+    now = code_commit.__wrapped__()
+    return dict(commit=code_commit(), **({'commit_at_finish': now} if now != code_commit() else {}), finished=f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}", seconds=round(seconds, 1),
                 torch=torch.__version__, threads=torch.get_num_threads(), cpu=cpu or platform.machine(), python=platform.python_version())
 
 # %% ../nbs/20_reproduce.ipynb #5b480180
@@ -192,6 +194,7 @@ def run_job(job) -> str:
     from daca_grpo.protocol import protocol_pools, train_base, rl_arm, sft_control, _stage, _write_json
     from daca_grpo.trainer import build_model
     torch.set_num_threads(1)
+    code_commit()                                                              # the commit of the code this process imported (cached)
     t0, cfg, out, bdir = time.time(), protocol_config(job.task, seed=job.seed, **dict(job.overrides)), Path(job.out), Path(job.base)
     out.mkdir(parents=True, exist_ok=True)
     tok = build_model(cfg)[1]
@@ -263,14 +266,16 @@ def _median(xs):
     return (xs[len(xs) // 2] + xs[(len(xs) - 1) // 2]) / 2 if xs else ''
 
 def read_rows(stages, table='main') -> list:
-    "Rows (task, arm, seed, metric_name, value, x, sec_per_step) of the finished stages of a table ([(x, Job)]); missing stages are left out."
+    "Rows (task, arm, seed, metric_name, value, x, sec_per_step, commit) of the finished stages of a table ([(x, Job)]); missing stages are left out."
     from daca_grpo.evaluate import get_task
     rows = []
     for x, j in stages:
         p = Path(j.out) / f'{j.name}.json'
         if (j.kind == 'base' and table != 'main') or not p.exists(): continue
+        meta = Path(j.out) / f'{j.name}.meta.json'
         rows.append(dict(task=j.task, arm=j.name, seed=j.seed, metric_name=get_task(j.task).metric_name, value=json.loads(p.read_text())['test'], x=x,
-                         sec_per_step=_median([r['time/step'] for r in read_train_log(j) if 'time/step' in r])))
+                         sec_per_step=_median([r['time/step'] for r in read_train_log(j) if 'time/step' in r]),
+                         commit=json.loads(meta.read_text()).get('commit', '') if meta.exists() else ''))
     return rows
 
 # %% ../nbs/20_reproduce.ipynb #56cd38b6
@@ -378,7 +383,7 @@ def _bars(ax, rows, task):
 
 # %% ../nbs/20_reproduce.ipynb #10cae2d6
 MAIN_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile full --only main'
-SEED_COLUMNS = ['task', 'arm', 'seed', 'metric_name', 'value', 'x']
+SEED_COLUMNS = ['task', 'arm', 'seed', 'metric_name', 'value', 'x', 'sec_per_step', 'commit']
 
 def write_main_table(rows, out_dir, command=MAIN_COMMAND, note='') -> list:
     "main_table.csv (+ main_table_seeds.csv), .md, .png, .pdf and .meta.txt under `out_dir` from per-seed rows; returns the paths."
@@ -406,7 +411,7 @@ def read_table_csv(path) -> list:
     return [{k: num(v) if v != '' else '' for k, v in r.items()} for r in csv.DictReader(open(path))]
 
 # %% ../nbs/20_reproduce.ipynb #bd15098f
-TRAIN_STATS = ('reward', 'distinct_frac', 'frac_zero_adv_groups')     # per-step training statistics the curves and the diversity table read
+TRAIN_STATS = ('reward', 'distinct_frac', 'frac_tied_groups')     # per-step training statistics the curves and the diversity table read
 
 def read_curves(stages) -> tuple:
     "(points, steps) of the finished arms and controls of `stages` ([(x, Job)]): validation points (task, arm, seed, step, passes, valid, test) and per-step training statistics of the arms (task, arm, seed, step and those of `TRAIN_STATS` that were logged)."
@@ -464,9 +469,10 @@ OVERHEAD_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'sec_per_step',
                     'passes_per_step', 'passes_vs_method_base']
 
 def _logs(stages):
-    "{(task, arm): {seed: (job, log rows with a step time)}} of the finished arms of `stages`."
+    "{(task, arm): {seed: (job, log rows with a step time)}} of the finished arms of `stages` (an arm still training is left out)."
     out = {}
     for j in jobs_of(stages):
+        if not (Path(j.out) / f'{j.name}.json').exists(): continue           # still training: its log is partial
         lg = [r for r in read_train_log(j) if 'time/step' in r]
         if lg: out.setdefault((j.task, j.name), {})[j.seed] = (j, lg)
     return out
@@ -500,43 +506,48 @@ def overhead_markdown(table) -> str:
 
 # %% ../nbs/20_reproduce.ipynb #11ec6802
 DIVERSITY_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'distinct_first', 'distinct_last', 'distinct_last_vs_base', 'distinct_last_vs_base_low',
-                     'distinct_last_vs_base_high', 'zero_adv_first', 'zero_adv_last', 'reward_first', 'reward_last']
+                     'distinct_last_vs_base_high', 'tied_seeds', 'tied_first', 'tied_last', 'reward_first', 'reward_last']
+
+def _window_mean(steps, task, arm, seed, key, last, window):
+    "Mean of `key` over the first (or last) `window` logged steps of one run; None when the run did not log it."
+    pts = sorted((p for p in steps if (p['task'], p['arm'], p['seed']) == (task, arm, seed) and key in p), key=lambda p: p['step'])
+    pts = pts[-window:] if last else pts[:window]
+    return sum(p[key] for p in pts) / len(pts) if pts else None
 
 def diversity_rows(steps, window=10) -> list:
-    "Per task and arm: group diversity, groups without advantage and reward over the first and last `window` RL steps (mean over seeds), the last-window diversity minus the method's base variant (paired by seed, 95% interval)."
-    def mean_of(task, arm, seed, key, last):
-        pts = sorted((p for p in steps if (p['task'], p['arm'], p['seed']) == (task, arm, seed) and key in p), key=lambda p: p['step'])
-        pts = pts[-window:] if last else pts[:window]
-        return sum(p[key] for p in pts) / len(pts) if pts else None
+    "Per task and arm: group diversity, tied groups and reward over the first and last `window` RL steps (mean over seeds), the last-window diversity minus the method's base variant (paired by seed, 95% interval)."
     out = []
     for task in MAIN_TASKS:
         for m in METHODS:
             for v in VARIANTS:
                 arm = variant_arm(m, v)
+                wm = lambda key, s, last, a=arm: _window_mean(steps, task, a, s, key, last, window)
                 seeds = sorted({p['seed'] for p in steps if p['task'] == task and p['arm'] == arm and 'distinct_frac' in p})
                 if not seeds: continue
-                avg = lambda key, last: sum(mean_of(task, arm, s, key, last) for s in seeds) / len(seeds)
-                diffs = [mean_of(task, arm, s, 'distinct_frac', True) - b for s in seeds if (b := mean_of(task, m, s, 'distinct_frac', True)) is not None]
+                tied = [s for s in seeds if wm('frac_tied_groups', s, True) is not None]
+                avg = lambda key, last, ss: sum(wm(key, s, last) for s in ss) / len(ss) if ss else ''
+                diffs = [wm('distinct_frac', s, True) - b for s in seeds if (b := wm('distinct_frac', s, True, m)) is not None]
                 dm, dh = mean_ci(diffs) if diffs else (float('nan'), float('nan'))
-                out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(seeds), distinct_first=avg('distinct_frac', False), distinct_last=avg('distinct_frac', True),
-                                distinct_last_vs_base=dm, distinct_last_vs_base_low=dm - dh, distinct_last_vs_base_high=dm + dh,
-                                zero_adv_first=avg('frac_zero_adv_groups', False), zero_adv_last=avg('frac_zero_adv_groups', True),
-                                reward_first=avg('reward', False), reward_last=avg('reward', True)))
+                out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(seeds), distinct_first=avg('distinct_frac', False, seeds),
+                                distinct_last=avg('distinct_frac', True, seeds), distinct_last_vs_base=dm, distinct_last_vs_base_low=dm - dh,
+                                distinct_last_vs_base_high=dm + dh, tied_seeds=len(tied), tied_first=avg('frac_tied_groups', False, tied),
+                                tied_last=avg('frac_tied_groups', True, tied), reward_first=avg('reward', False, seeds), reward_last=avg('reward', True, seeds)))
     return out
 
 def diversity_markdown(table) -> str:
     "Markdown of `diversity_rows` output."
-    head = ('| task | method | variant | seeds | distinct / G, first 10 steps | last 10 steps | last 10 vs method base (paired) | groups without advantage, first → last | reward, first → last |\n'
+    head = ('| task | method | variant | seeds | distinct / G, first steps | last steps | last vs method base (paired) | tied groups, first → last (seeds) | reward, first → last |\n'
             '|---|---|---|---|---|---|---|---|---|')
     d = lambda r: '' if r['variant'] == 'base' or r['distinct_last_vs_base'] != r['distinct_last_vs_base'] else (
         f"{r['distinct_last_vs_base']:+.3f}" + (f" [{r['distinct_last_vs_base_low']:+.3f}, {r['distinct_last_vs_base_high']:+.3f}]" if r['distinct_last_vs_base_low'] == r['distinct_last_vs_base_low'] else ''))
+    tied = lambda r: '' if not r['tied_seeds'] else f"{r['tied_first']:.2f} → {r['tied_last']:.2f} ({r['tied_seeds']})"
     return '\n'.join([head] + [f"| {r['task']} | {_label(r['method'], r['variant'])[0]} | {VARIANTS[r['variant']]} | {r['seeds']} | {r['distinct_first']:.3f} | {r['distinct_last']:.3f} | {d(r)} | "
-                               f"{r['zero_adv_first']:.2f} → {r['zero_adv_last']:.2f} | {r['reward_first']:.3f} → {r['reward_last']:.3f} |" for r in table])
+                               f"{tied(r)} | {r['reward_first']:.3f} → {r['reward_last']:.3f} |" for r in table])
 
 # %% ../nbs/20_reproduce.ipynb #10796291
 CURVE_COLUMNS = ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test']
 
-def write_main_curves(stages, rows, out_dir, command=MAIN_COMMAND) -> list:
+def write_main_curves(stages, rows, out_dir, command=MAIN_COMMAND, note='') -> list:
     "Under `out_dir`: main_curves.csv and the curve figures (test metric against forward passes and step, training reward and group diversity against step), main_overhead.csv/.md and main_diversity.csv/.md."
     from daca_grpo.protocol import _write_csv
     from daca_grpo.study import _provenance
@@ -551,12 +562,13 @@ def write_main_curves(stages, rows, out_dir, command=MAIN_COMMAND) -> list:
         if pts: paths += [plot_main_curves(pts, out / f'{name}.{e}', rows=rows, **kw) for e in ('png', 'pdf')]
     for name, table, cols, md, intro in (
             ('main_overhead', overhead_rows(stages), OVERHEAD_COLUMNS, overhead_markdown,
-             'Cost of each arm of the main table, measured in its own runs (median over its RL steps, mean over seeds; two runs shared two CPU cores).'),
+             'Cost of each arm of the main table, measured in its own runs (median over its RL steps, mean over seeds). Step times depend on what else '
+             'shared the machine while each run trained; the forward passes per step are exact.'),
             ('main_diversity', diversity_rows(steps), DIVERSITY_COLUMNS, diversity_markdown,
-             'Diversity of the rollouts during RL: distinct completions per group of 8 over G, groups whose rewards are all equal, and the training reward, '
-             'each averaged over the first and the last 10 RL steps and over seeds; the diversity change is the arm minus its method\'s base variant, paired by seed (95% interval).')):
+             'Diversity of the rollouts during RL: distinct completions per group over the group size G, groups whose rewards are all equal, and the training reward, '
+             'each averaged over the first and the last 10 logged RL steps and over seeds; the diversity change is the arm minus its method\'s base variant, paired by seed (95% interval).')):
         _write_csv(out / f'{name}.csv', table, cols)
-        (out / f'{name}.md').write_text(f"<!-- {prov} -->\n\n{intro}\n\n{md(table)}\n")
+        (out / f'{name}.md').write_text(f"<!-- {prov} -->\n\n{note}{intro}\n\n{md(table)}\n")
         paths += [out / f'{name}.csv', out / f'{name}.md']
     for n in ('main_curves', 'main_overhead', 'main_diversity'): (out / f'{n}.meta.txt').write_text(prov + '\n'); paths.append(out / f'{n}.meta.txt')
     return paths
@@ -634,7 +646,7 @@ def _tasks(tables): return [t for t in MAIN_TASKS if any(t in (MAIN_TABLE['tasks
 # %% ../nbs/20_reproduce.ipynb #9bd1c896
 def _write(table, rows, out, command, note, stages=()):
     if table != 'main': return write_ablation(table[9:], rows, out, command, note)
-    return write_main_table(rows, out, command, note) + write_main_curves(stages, rows, out, command)
+    return write_main_table(rows, out, command, note) + write_main_curves(stages, rows, out, command, note)
 
 def _progress(jobs) -> str:
     "'' when every job is done, else a line saying how many stages of each task are."
@@ -653,8 +665,12 @@ def _note(profile, seeds, jobs=()):
 
 # %% ../nbs/20_reproduce.ipynb #eded9288
 def default_root(profile) -> str:
-    "Where a profile's stages live by default: the full profile's are the committed results (`results/reproduce`), any other profile's go to `runs/reproduce`."
-    return 'results/reproduce' if profile == 'full' else 'runs/reproduce'
+    """Where a profile's stages live by default: the full profile's are the committed results, `results/reproduce` of the daca_grpo
+    checkout that is running (of the working directory for an installed wheel); any other profile's go to `runs/reproduce`."""
+    if profile != 'full': return 'runs/reproduce'
+    import daca_grpo
+    repo = Path(daca_grpo.__file__).resolve().parent.parent
+    return str(repo / 'results' / 'reproduce') if (repo / 'settings.ini').exists() else 'results/reproduce'
 
 def reproduce(profile='quick', only=None, root=None, out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print,
               tasks=None) -> dict:
@@ -665,7 +681,7 @@ def reproduce(profile='quick', only=None, root=None, out='paper_figures', worker
     seeds = {t: study_seeds(t, PROFILES[profile]['seeds'], profile_overrides(profile, t), log) for t in _tasks(tables)}
     stages = {tb: table_stages(tb, profile, root, seeds) for tb in tables}
     jobs = jobs_of(s for tb in tables for s in stages[tb])
-    write_manifests(jobs)
+    if not collect_only: write_manifests(jobs)                                # collecting reads the tree, never writes into it
     mine = [j for j in jobs if tasks is None or j.task in tasks]                 # the tables always read every task's finished stages
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
