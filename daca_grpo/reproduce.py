@@ -168,8 +168,9 @@ def base_done(job) -> bool: return all((Path(job.base) / f'base.{e}').exists() f
 # %% ../nbs/20_reproduce.ipynb #c566001f
 @functools.lru_cache(maxsize=None)
 def code_commit() -> str:
-    "Short commit of the daca_grpo checkout this process runs ('+dirty' if its tracked package files differ), else 'daca_grpo <version>'; read once per process."
+    "Short commit of the daca_grpo checkout this process runs ('+dirty' if its tracked package files differ; `$DACA_CODE_COMMIT` if set), else 'daca_grpo <version>'; read once per process."
     import subprocess, daca_grpo
+    if os.environ.get('DACA_CODE_COMMIT'): return os.environ['DACA_CODE_COMMIT']      # a frozen copy of a commit (tools/continue_reproduction.sh)
     here = Path(daca_grpo.__file__).resolve().parent
     sha = dirty = ''
     if (here.parent / 'settings.ini').exists():                    # a checkout, not a wheel inside somebody else's repository
