@@ -478,6 +478,11 @@ def _sml_problems(cfg):
     p.need(0 <= s.alpha <= 1, f"sml.alpha={s.alpha} must be in [0, 1] (weight of the mean-field estimate)")
     p.need(s.gamma >= 0, f"sml.gamma={s.gamma} must be >= 0")
     p.need(s.chunk_size is None or s.chunk_size >= 1, f"sml.chunk_size={s.chunk_size} must be >= 1 or none")
+    m = cfg.method.name
+    p.need(not (s.enabled and m == 'wd1' and s.alpha != SMLConfig.alpha),
+           f"sml.alpha={s.alpha} has no effect with method.name=wd1 (wd1 adds SML as an auxiliary loss weighted by sml.gamma): remove it or set sml.gamma")
+    p.need(not (s.enabled and m != 'wd1' and s.gamma != SMLConfig.gamma),
+           f"sml.gamma={s.gamma} has no effect with method.name={m} (a ratio method mixes SML into its estimate with sml.alpha): remove it or set sml.alpha")
     return p
 
 # %% ../nbs/07_config.ipynb #17b05793

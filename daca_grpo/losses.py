@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['METHODS', 'group_advantages', 'aggregate', 'k3_kl', 'ppo_clip_terms', 'diffu_grpo_loss', 'wd1_weights', 'wd1_loss',
-           'renormalise_weights', 'gdpo_loss', 'PolicyLossConfig', 'PolicyBatch', 'policy_logp', 'policy_loss']
+           'renormalise_weights', 'gdpo_loss', 'PolicyLossConfig', 'PolicyBatch', 'sml_prompt_masking', 'policy_logp',
+           'policy_loss']
 
 # %% ../nbs/06_losses.ipynb #dd15c0d6
 from dataclasses import dataclass, field, asdict
@@ -144,12 +145,16 @@ class PolicyBatch:
     row_ids: torch.Tensor = None      # [B] global row numbers: masks are drawn per (mask seed, row id); None = 0..B-1
 
 # %% ../nbs/06_losses.ipynb #71e77212
+def sml_prompt_masking(cfg: PolicyLossConfig) -> float:
+    "SML's prompt-masking rate under `cfg`: d1's `p_mask_prompt` with the mean-field methods, 0 with GDPO and coupled (their estimators never mask the prompt)."
+    return cfg.p_mask_prompt if cfg.method in ('diffu_grpo', 'wd1') else 0.0
+
 def policy_logp(model, batch: PolicyBatch, cfg: PolicyLossConfig, mask_seed, adapter=None):
     "{'logp': [B, L] the method's per-token estimate, 'sml': [B, L] (wd1 with SML only)} for one mask seed."
     args = (model, batch.prompt_ids, batch.prompt_mask, batch.completion_ids)
     kw = dict(adapter=adapter, row_ids=None if batch.row_ids is None else batch.row_ids.tolist())
     sml = lambda: stratified_logp(*args, K=cfg.sml_K, strata=cfg.sml_strata, mask_seed=mask_seed,
-                                  p_mask_prompt=cfg.p_mask_prompt, chunk_size=cfg.sml_chunk_size, **kw)
+                                  p_mask_prompt=sml_prompt_masking(cfg), chunk_size=cfg.sml_chunk_size, **kw)
     if cfg.method == 'gdpo': base = elbo_logp(*args, n_nodes=cfg.gdpo_nodes, mask_seed=mask_seed, **kw)
     elif cfg.method == 'coupled': base = coupled_logp(*args, t_range=cfg.coupled_t_range, mask_seed=mask_seed, **kw)
     else: base = meanfield_logp(*args, mask_seeds=mask_seed, p_mask_prompt=cfg.p_mask_prompt, **kw)
