@@ -479,11 +479,11 @@ def _logs(stages):
     return out
 
 def overhead_rows(stages) -> list:
-    "Per task and arm of the main table: median step time, its ratio to the method's base variant (paired by seed), rollout and DPS shares, forward passes per step."
+    "Per task and arm of the main table, each the median over seeds: median step time, its ratio to the method's base variant (paired by seed), rollout and DPS shares of a step, and the forward passes per step."
     from daca_grpo.protocol import rl_step_passes
     logs, out = _logs(stages), []
     med = lambda lg: _median([r['time/step'] for r in lg])
-    share = lambda lg, k: sum(r.get(k, 0.0) for r in lg) / sum(r['time/step'] for r in lg)
+    share = lambda lg, k: _median([r.get(k, 0.0) / r['time/step'] for r in lg])       # per step, so one slow step (a paused run) cannot skew it
     passes = lambda j, arm: rl_step_passes(arm_config(protocol_config(j.task, seed=j.seed, **dict(j.overrides)), arm, '.'))
     for task in MAIN_TASKS:
         for m in METHODS:
@@ -492,9 +492,9 @@ def overhead_rows(stages) -> list:
                 if not runs: continue
                 ratio = [med(runs[s][1]) / med(ref[s][1]) for s in runs if s in ref]
                 j = next(iter(runs.values()))[0]
-                out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(runs), sec_per_step=sum(med(lg) for _, lg in runs.values()) / len(runs),
-                                vs_method_base=sum(ratio) / len(ratio) if ratio else '', generate_share=sum(share(lg, 'time/generate') for _, lg in runs.values()) / len(runs),
-                                dps_share=sum(share(lg, 'time/dps') for _, lg in runs.values()) / len(runs),
+                out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(runs), sec_per_step=_median([med(lg) for _, lg in runs.values()]),
+                                vs_method_base=_median(ratio), generate_share=_median([share(lg, 'time/generate') for _, lg in runs.values()]),
+                                dps_share=_median([share(lg, 'time/dps') for _, lg in runs.values()]),
                                 passes_per_step=passes(j, arm), passes_vs_method_base=passes(j, arm) / passes(j, m)))
     return out
 
@@ -563,7 +563,7 @@ def write_main_curves(stages, rows, out_dir, command=MAIN_COMMAND, note='') -> l
         if pts: paths += [plot_main_curves(pts, out / f'{name}.{e}', rows=rows, **kw) for e in ('png', 'pdf')]
     for name, table, cols, md, intro in (
             ('main_overhead', overhead_rows(stages), OVERHEAD_COLUMNS, overhead_markdown,
-             'Cost of each arm of the main table, measured in its own runs (median over its RL steps, mean over seeds). Step times depend on what else '
+             'Cost of each arm of the main table, measured in its own runs (medians over its RL steps, then over seeds). Step times depend on what else '
              'shared the machine while each run trained; the forward passes per step are exact.'),
             ('main_diversity', diversity_rows(steps), DIVERSITY_COLUMNS, diversity_markdown,
              'Diversity of the rollouts during RL: distinct completions per group over the group size G, groups whose rewards are all equal, and the training reward, '
