@@ -467,7 +467,7 @@ def plot_main_curves(points, out, x='passes', y='test', rows=(), smooth=0):
 
 # %% ../nbs/20_reproduce.ipynb #6061a38d
 OVERHEAD_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'sec_per_step', 'vs_method_base', 'generate_share', 'dps_share',
-                    'passes_per_step', 'passes_vs_method_base']
+                    'passes_per_step', 'passes_vs_method_base', 'run_minutes']
 
 def _logs(stages):
     "{(task, arm): {seed: (job, log rows with a step time)}} of the finished arms of `stages` (an arm still training is left out)."
@@ -484,6 +484,9 @@ def overhead_rows(stages) -> list:
     logs, out = _logs(stages), []
     med = lambda lg: _median([r['time/step'] for r in lg])
     share = lambda lg, k: _median([r.get(k, 0.0) / r['time/step'] for r in lg])       # per step, so one slow step (a paused run) cannot skew it
+    def minutes(runs):                                                                # whole stage, validation included (.meta.json)
+        secs = [json.loads(p.read_text()).get('seconds') for j, _ in runs.values() if (p := Path(j.out) / f'{j.name}.meta.json').exists()]
+        return _median([x / 60 for x in secs if x])
     passes = lambda j, arm: rl_step_passes(arm_config(protocol_config(j.task, seed=j.seed, **dict(j.overrides)), arm, '.'))
     for task in MAIN_TASKS:
         for m in METHODS:
@@ -495,15 +498,16 @@ def overhead_rows(stages) -> list:
                 out.append(dict(task=task, method=m, variant=v, arm=arm, seeds=len(runs), sec_per_step=_median([med(lg) for _, lg in runs.values()]),
                                 vs_method_base=_median(ratio), generate_share=_median([share(lg, 'time/generate') for _, lg in runs.values()]),
                                 dps_share=_median([share(lg, 'time/dps') for _, lg in runs.values()]),
-                                passes_per_step=passes(j, arm), passes_vs_method_base=passes(j, arm) / passes(j, m)))
+                                passes_per_step=passes(j, arm), passes_vs_method_base=passes(j, arm) / passes(j, m), run_minutes=minutes(runs)))
     return out
 
 def overhead_markdown(table) -> str:
     "Markdown of `overhead_rows` output."
     f = lambda v, fmt: '' if v == '' else format(v, fmt)
-    head = '| task | method | variant | seconds / RL step | × method base (paired) | rollout share | DPS share | forward passes / step (× base) |\n|---|---|---|---|---|---|---|---|'
+    head = ('| task | method | variant | seconds / RL step | × method base (paired) | rollout share | DPS share | forward passes / step (× base) | minutes / run |\n'
+            '|---|---|---|---|---|---|---|---|---|')
     return '\n'.join([head] + [f"| {r['task']} | {_label(r['method'], r['variant'])[0]} | {VARIANTS[r['variant']]} | {r['sec_per_step']:.2f} | {f(r['vs_method_base'], '.2f')} | "
-                               f"{r['generate_share']:.1%} | {r['dps_share']:.2%} | {r['passes_per_step']:,.0f} ({r['passes_vs_method_base']:.2f}) |" for r in table])
+                               f"{r['generate_share']:.1%} | {r['dps_share']:.2%} | {r['passes_per_step']:,.0f} ({r['passes_vs_method_base']:.2f}) | {f(r['run_minutes'], '.1f')} |" for r in table])
 
 # %% ../nbs/20_reproduce.ipynb #11ec6802
 DIVERSITY_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'distinct_first', 'distinct_last', 'distinct_last_vs_base', 'distinct_last_vs_base_low',
