@@ -537,13 +537,35 @@ def _read(f, limit):
     f.seek(0); data = f.read(limit + 1)
     return data[:limit].decode('utf-8', 'replace'), len(data) > limit
 
+def _children(pid):
+    "Pids whose parent is `pid` (the kernel's list where it keeps one, else a scan of /proc)."
+    try:
+        with open(f'/proc/{pid}/task/{pid}/children') as f: return [int(c) for c in f.read().split()]
+    except (OSError, ValueError): return [c for c in (int(d) for d in os.listdir('/proc') if d.isdigit()) if _parent(c) == pid]
+
+def _parent(pid):
+    try:
+        with open(f'/proc/{pid}/stat') as f: return int(f.read().rsplit(')', 1)[1].split()[1])   # after the name: state, ppid
+    except (OSError, ValueError, IndexError): return None
+
+def _kill_children(pid):
+    "SIGKILL the children of `pid`, a process that has not been reaped; a pidfd pins each child, so a reused pid is never hit."
+    for child in _children(pid):
+        try: fd = os.pidfd_open(child)
+        except OSError: continue
+        try:
+            if _parent(child) == pid: signal.pidfd_send_signal(fd, signal.SIGKILL)
+        except OSError: pass
+        finally: os.close(fd)
+
 def _wait(proc, timeout):
-    "Wait up to `timeout` s for `proc` to end, kill its process group, reap it. Returns (timed_out, cpu seconds)."
+    "Wait up to `timeout` s for `proc` to end, kill its process group (and on a timeout its children), reap it. Returns (timed_out, cpu seconds)."
     deadline, delay, timed_out = time.monotonic() + timeout, 0.001, False
     # WNOWAIT: notice the exit without reaping, so the pid (= the group id) cannot be reused before the killpg below
     while os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
         if time.monotonic() >= deadline: timed_out = True; break
         time.sleep(delay); delay = min(delay * 2, 0.02)
+    if timed_out: _kill_children(proc.pid)   # bwrap's interpreter: its own session, another uid; first, while bwrap is its parent
     try: os.killpg(proc.pid, signal.SIGKILL)   # the group outlives its leader if the leader left children behind
     except (ProcessLookupError, PermissionError): pass
     _, st, ru = os.wait4(proc.pid, 0)
