@@ -65,24 +65,32 @@ def profile_overrides(profile, task) -> dict:
 # %% ../nbs/20_reproduce.ipynb #bb3bda9e
 @dataclass(frozen=True)
 class Ablation:
-    "One setting `key` of arm `arm` varied over `values` on `tasks`; cells are compared (paired by seed) to the cell at `ref`."
+    "One setting `key` of arm `arm` varied over `values` on `tasks` (with `fixed` in every cell); cells are compared (paired by seed) to the cell at `ref`."
     title: str
     arm: str
     key: str                  # a config key, or 'L' (sampler and evaluation length, with steps = L / 2)
     values: tuple
     ref: object
     tasks: tuple = ('tiny_sudoku',)
+    fixed: tuple = ()         # sorted (key, value) pairs set in every cell, e.g. a block length the varied setting needs
 
 # %% ../nbs/20_reproduce.ipynb #b52a7666
 ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.lam', (0.0, 0.25, 0.5, 1.0, 2.0), 0.0),
+             'dps_scope': Ablation('DPS scope M_b at block length 8 (wd1 + DPS)', 'wd1_dps', 'dps.scope', ('all', 'block'), 'all',
+                                   fixed=(('sampler.block_length', 8),)),
+             'dps_target': Ablation('DPS target: proposal or final token (wd1 + DPS)', 'wd1_dps', 'dps.target', ('proposal', 'final'), 'proposal'),
+             'dps_clip': Ablation('DPS weight clip w_max, w_min = 0 (wd1 + DPS)', 'wd1_dps', 'dps.w_max', (1.25, 2.0, float('inf')), 2.0),
              'sml_K': Ablation('SML strata K (diffu-GRPO + SML)', 'diffu_grpo_sml', 'sml.K', (1, 2, 4, 8), 1),
+             'sml_strata': Ablation('SML strata: strided or random (diffu-GRPO + SML)', 'diffu_grpo_sml', 'sml.strata', ('strided', 'random'), 'strided'),
+             'sml_alpha': Ablation('SML mixing alpha (diffu-GRPO + SML)', 'diffu_grpo_sml', 'sml.alpha', (0.0, 0.5, 1.0), 1.0),
+             'sml_gamma': Ablation('SML loss weight gamma (wd1 + SML)', 'wd1_sml', 'sml.gamma', (0.0, 0.5, 1.0, 2.0), 0.0),
              'gen_steps': Ablation('rollout denoising steps N at L = 32 (diffu-GRPO)', 'diffu_grpo', 'sampler.steps', (4, 8, 16, 32), 16),
              'gen_length': Ablation('generation length L, N = L/2, training and evaluation (diffu-GRPO)', 'diffu_grpo', 'L', (32, 64), 32)}
 
 def ablation_overrides(ab, value) -> dict:
-    "The config overrides of the cell `value` of ablation `ab`."
-    if ab.key != 'L': return {ab.key: value}
-    return {'sampler.gen_length': value, 'sampler.steps': value // 2, 'eval_sampler.gen_length': value, 'eval_sampler.steps': value // 2}
+    "The config overrides of the cell `value` of ablation `ab`: its `fixed` settings, then the varied one."
+    if ab.key != 'L': return {**dict(ab.fixed), ab.key: value}
+    return {**dict(ab.fixed), 'sampler.gen_length': value, 'sampler.steps': value // 2, 'eval_sampler.gen_length': value, 'eval_sampler.steps': value // 2}
 
 # %% ../nbs/20_reproduce.ipynb #115a0ec5
 BASE_KEYS = ('seed', 'model.', 'data.', 'sft.', 'sampler.gen_length', 'eval_sampler.', 'protocol.n_', 'protocol.data_seed', 'protocol.base_select_every')
