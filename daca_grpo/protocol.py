@@ -18,7 +18,7 @@ import torch
 from datasets import Dataset, DatasetDict
 from .procedural import make_sudoku, make_countdown, make_chain, chain_value, chain_steps, _sudoku_solutions
 from .rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, completion_texts
-from .config import TrainConfig, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
+from .config import TrainConfig, ConfigError, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
 from .sft import sft_train
 
 # %% ../nbs/16_rl_protocol.ipynb #713c4c78
@@ -315,7 +315,7 @@ def study_seeds(task, n, overrides=None, log=print) -> list:
         try: protocol_pools(cfg, build_model(cfg)[1]); seeds.append(seed)
         except ValueError as e: log(f"{task}: seed {seed} skipped: {e}")
         seed += 1
-        if seed > 10 * n: raise ValueError(f"{task}: fewer than {n} seeds with feasible pools among the first {seed}")
+        if seed > 10 * n: raise ConfigError(f"{task}: fewer than {n} seeds with feasible pools among the first {seed}: ask for smaller pools (protocol.n_*) or fewer seeds")
     return seeds
 
 STUDY_TASKS = ('tiny_sudoku', 'tiny_countdown')     # the tasks of paper_figures/rl_gain (tiny_chain joined the protocol later: 20_reproduce)

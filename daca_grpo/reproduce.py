@@ -52,7 +52,7 @@ def control_budget(cfg, arms) -> tuple:
 
 # %% ../nbs/20_reproduce.ipynb #701fa40a
 _QUICK = {'protocol.n_prompt_only': 64, 'protocol.n_valid': 64, 'protocol.n_test': 64, 'protocol.base_select_every': 100,
-          'optim.max_steps': 8, 'protocol.select_every': 4, 'optim.prompts_per_step': 8, 'optim.num_generations': 4}
+          'optim.max_steps': 8, 'protocol.select_every': 8, 'optim.prompts_per_step': 4, 'optim.num_generations': 4}
 PROFILES = {'quick': dict(seeds=2, overrides=_QUICK, task_overrides={'tiny_sudoku': {'sft.steps': 200}, 'tiny_countdown': {'sft.steps': 1000, 'protocol.base_select_every': 250},
                                                                'tiny_chain': {'sft.steps': 300}}),
             'full': dict(seeds=5, overrides={}, task_overrides={})}
