@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['POOLS', 'POOL_FRACS', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS',
-           'STUDY_TASKS', 'T975', 'STUDY_COMMAND', 'pool_of', 'solution_key', 'task_pools', 'sudoku_solve',
-           'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper',
-           'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools', 'train_base', 'arm_overrides',
-           'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol', 'rollout_diagnostics',
-           'study_seeds', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain',
-           'write_gain_figures', 'read_gain_csv', 'study_main']
+           'STUDY_TASKS', 'T975', 'STUDY_COMMAND', 'pool_of', 'solution_key', 'PoolsTooSmall', 'task_pools',
+           'sudoku_solve', 'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric',
+           'ValidationKeeper', 'logp_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_pools', 'train_base',
+           'arm_overrides', 'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'run_protocol',
+           'rollout_diagnostics', 'study_seeds', 'run_study', 'collect_study', 'mean_ci', 'paired_diff', 'gain_table',
+           'plot_gain', 'write_gain_figures', 'read_gain_csv', 'study_main']
 
 # %% ../nbs/16_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
@@ -50,6 +50,9 @@ def _draw(task, n, seed, tokenizer):
     raise ValueError(f"the protocol covers tiny_sudoku, tiny_countdown and tiny_chain, not {task!r}")
 
 # %% ../nbs/16_rl_protocol.ipynb #430c0760
+class PoolsTooSmall(ValueError):
+    "A seed whose draw holds too few distinct problems for the pools asked for (another seed may do)."
+
 def task_pools(task, tokenizer, n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200, seed=0) -> DatasetDict:
     "The four disjoint pools of `task`, split by solution; `prompt_only` carries no solution column."
     want = dict(labelled=n_labelled, prompt_only=n_prompt_only, valid=n_valid, test=n_test)
@@ -59,7 +62,7 @@ def task_pools(task, tokenizer, n_labelled=24, n_prompt_only=2000, n_valid=200, 
         p = pool_of(solution_key(task, row), seed)
         if len(idx[p]) < want[p]: idx[p].append(i)
     short = {p: (len(idx[p]), want[p]) for p in POOLS if len(idx[p]) < want[p]}
-    if short: raise ValueError(f"{task}: not enough distinct problems for the pools (got, wanted) {short}: ask for fewer")
+    if short: raise PoolsTooSmall(f"{task}: not enough distinct problems for the pools (got, wanted) {short}: ask for fewer")
     out = DatasetDict({p: draw.select(idx[p]) for p in POOLS})
     out['prompt_only'] = out['prompt_only'].remove_columns([c for c in LABEL_COLUMNS if c in draw.column_names])
     return out
@@ -311,11 +314,11 @@ def study_seeds(task, n, overrides=None, log=print) -> list:
     from daca_grpo.trainer import build_model
     seeds, seed = [], 0
     while len(seeds) < n:
+        if seed >= 10 * n: raise ConfigError(f"{task}: fewer than {n} seeds with feasible pools among the first {seed}: ask for smaller pools (protocol.n_*) or fewer seeds")
         cfg = protocol_config(task, seed=seed, **(overrides or {}))
         try: protocol_pools(cfg, build_model(cfg)[1]); seeds.append(seed)
-        except ValueError as e: log(f"{task}: seed {seed} skipped: {e}")
+        except PoolsTooSmall as e: log(f"{task}: seed {seed} skipped: {e}")    # any other error (a bad override) is the caller's
         seed += 1
-        if seed > 10 * n: raise ConfigError(f"{task}: fewer than {n} seeds with feasible pools among the first {seed}: ask for smaller pools (protocol.n_*) or fewer seeds")
     return seeds
 
 STUDY_TASKS = ('tiny_sudoku', 'tiny_countdown')     # the tasks of paper_figures/rl_gain (tiny_chain joined the protocol later: 20_reproduce)

@@ -9,7 +9,7 @@ __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLAT
            'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND',
            'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Ablation',
            'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of',
-           'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'job_order', 'run_jobs', 'write_manifests',
+           'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs', 'run_jobs', 'write_manifests',
            'read_train_log', 'read_rows', 'main_table_rows', 'main_table_markdown', 'plot_main_table',
            'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves', 'overhead_rows',
            'overhead_markdown', 'diversity_rows', 'diversity_markdown', 'write_main_curves', 'ablation_rows',
@@ -147,7 +147,7 @@ def _ablation_stages(name, profile, root, seeds) -> list:
     for task in ab.tasks:
         prof = profile_overrides(profile, task)
         for s in seeds[task]:
-            for v in ab.values:
+            for v in (ab.ref, *(x for x in ab.values if x != ab.ref)):   # the reference first: runs take cells in this order
                 ch = changed_overrides(task, prof, ablation_overrides(ab, v))
                 d, b = (str(_seed_dir(root, task, s) / cell_tag(x)) for x in (ch, base_part(ch)))
                 out += [(v, Job('base', task, s, 'base', b, b, _pairs({**prof, **base_part(ch)}))),
@@ -237,19 +237,22 @@ def _wave(jobs, pool, run):
 # %% ../nbs/20_reproduce.ipynb #13087d64
 ROW_ORDER = (*METHODS, 'sft_control', *(variant_arm(m, v) for v in ('dps', 'sml', 'dps_sml') for m in METHODS))
 
-def job_order(job) -> tuple:
-    "Sort key of the second wave: main-table cells before ablation cells, then by row (`ROW_ORDER`), cell, task and seed."
-    name = job.name if job.name in ROW_ORDER else None
-    return (Path(job.out).name != 'default', ROW_ORDER.index(name) if name else len(ROW_ORDER), job.name, Path(job.out).name, job.task, job.seed)
+def order_jobs(jobs) -> list:
+    "The arms and controls of `jobs` in run order: the main table row by row (`ROW_ORDER`, each over all tasks and seeds), then the ablation cells in the order they are listed (each ablation's reference first), each cell over all its seeds."
+    first = {}
+    for j in jobs: first.setdefault(Path(j.out).name, len(first))          # a cell's rank: where it first appears
+    row = lambda j: ROW_ORDER.index(j.name) if j.name in ROW_ORDER else len(ROW_ORDER)
+    key = lambda j: (Path(j.out).name != 'default', row(j) if Path(j.out).name == 'default' else 0, first[Path(j.out).name], j.name, j.task, j.seed)
+    return sorted((j for j in jobs if j.kind != 'base'), key=key)
 
 def run_jobs(jobs, workers=2, run=None, log=print) -> dict:
-    "Run the jobs not done yet: bases, then arms and controls row by row (`job_order`); {'ran', 'skipped', 'failed': [(job, error)]}."
+    "Run the jobs not done yet: bases, then arms and controls row by row (`order_jobs`); {'ran', 'skipped', 'failed': [(job, error)]}."
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing as mp
     run, todo, ran, failed = run or run_job, [j for j in jobs if not job_done(j)], 0, []
     pool = ProcessPoolExecutor(workers, mp_context=mp.get_context('spawn')) if workers > 1 and todo else None
     try:
-        for wave in ([j for j in todo if j.kind == 'base'], sorted((j for j in todo if j.kind != 'base'), key=job_order)):
+        for wave in ([j for j in todo if j.kind == 'base'], order_jobs(todo)):
             failed += [(j, 'its base is missing (the base job failed)') for j in wave if j.kind != 'base' and not base_done(j)]
             for i, (j, err, secs) in enumerate(_wave([j for j in wave if j.kind == 'base' or base_done(j)], pool, run)):
                 ran += err is None

@@ -538,10 +538,12 @@ def _read(f, limit):
     return data[:limit].decode('utf-8', 'replace'), len(data) > limit
 
 def _children(pid):
-    "Pids whose parent is `pid` (the kernel's list where it keeps one, else a scan of /proc)."
+    "Pids whose parent is `pid` (the kernel's list where it keeps one, else a scan of /proc; [] without /proc)."
     try:
         with open(f'/proc/{pid}/task/{pid}/children') as f: return [int(c) for c in f.read().split()]
-    except (OSError, ValueError): return [c for c in (int(d) for d in os.listdir('/proc') if d.isdigit()) if _parent(c) == pid]
+    except (OSError, ValueError): pass
+    try: return [c for c in (int(d) for d in os.listdir('/proc') if d.isdigit()) if _parent(c) == pid]
+    except OSError: return []
 
 def _parent(pid):
     try:
@@ -549,28 +551,35 @@ def _parent(pid):
     except (OSError, ValueError, IndexError): return None
 
 def _kill_children(pid):
-    "SIGKILL the children of `pid`, a process that has not been reaped; a pidfd pins each child, so a reused pid is never hit."
+    "SIGKILL the children of `pid`, a process not yet reaped. A pidfd pins each child, so a reused pid is never hit (without pidfds: plain kill)."
     for child in _children(pid):
-        try: fd = os.pidfd_open(child)
-        except OSError: continue
         try:
-            if _parent(child) == pid: signal.pidfd_send_signal(fd, signal.SIGKILL)
-        except OSError: pass
-        finally: os.close(fd)
+            fd = os.pidfd_open(child) if hasattr(os, 'pidfd_open') else None
+            try:
+                if _parent(child) != pid: continue
+                if fd is None: os.kill(child, signal.SIGKILL)
+                else: signal.pidfd_send_signal(fd, signal.SIGKILL)
+            finally:
+                if fd is not None: os.close(fd)
+        except (OSError, AttributeError): pass
 
 def _wait(proc, timeout):
-    "Wait up to `timeout` s for `proc` to end, kill its process group (and on a timeout its children), reap it. Returns (timed_out, cpu seconds)."
-    deadline, delay, timed_out = time.monotonic() + timeout, 0.001, False
-    # WNOWAIT: notice the exit without reaping, so the pid (= the group id) cannot be reused before the killpg below
-    while os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-        if time.monotonic() >= deadline: timed_out = True; break
-        time.sleep(delay); delay = min(delay * 2, 0.02)
-    if timed_out: _kill_children(proc.pid)   # bwrap's interpreter: its own session, another uid; first, while bwrap is its parent
-    try: os.killpg(proc.pid, signal.SIGKILL)   # the group outlives its leader if the leader left children behind
-    except (ProcessLookupError, PermissionError): pass
-    _, st, ru = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(st)
-    return timed_out, ru.ru_utime + ru.ru_stime
+    "Wait up to `timeout` s for `proc` to end, kill its process group (and, unless it ended, its children), reap it. Returns (timed_out, cpu seconds)."
+    deadline, delay, ended = time.monotonic() + timeout, 0.001, False
+    try:   # WNOWAIT: notice the exit without reaping, so the pid (= the group id) cannot be reused before the kills below
+        while not (ended := os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None):
+            if time.monotonic() >= deadline: break
+            time.sleep(delay); delay = min(delay * 2, 0.02)
+    finally:   # on a timeout, and also when interrupted (KeyboardInterrupt): nothing outlives the run
+        if not ended:
+            try: _kill_children(proc.pid)    # bwrap's interpreter: its own session, another uid; first, while bwrap is its parent
+            except Exception: pass
+        try: os.killpg(proc.pid, signal.SIGKILL)   # the group outlives its leader if the leader left children behind
+        except (ProcessLookupError, PermissionError): pass
+        _, st, ru = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(st)
+    return not ended, ru.ru_utime + ru.ru_stime
+
 
 # %% ../nbs/tasks/00_sandbox.ipynb #7c2e9c10
 def _start(mode, sup, uid, work, env, weaken, files):
