@@ -263,7 +263,14 @@ def run_jobs(jobs, workers=2, run=None, log=print) -> dict:
     return dict(ran=ran, skipped=len(jobs) - len(todo), failed=failed)
 
 # %% ../nbs/20_reproduce.ipynb #7584138b
-def _manifest(job): return json.loads(json.dumps(dict(task=job.task, seed=job.seed, overrides=dict(job.overrides))))
+def _finite_json(x):
+    "`x` with every non-finite float spelled as a string ('inf', '-inf', 'nan'), so the file is strict JSON (jq, JavaScript)."
+    if isinstance(x, float) and not math.isfinite(x): return str(x)
+    if isinstance(x, dict): return {k: _finite_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)): return [_finite_json(v) for v in x]
+    return x
+
+def _manifest(job): return _finite_json(json.loads(json.dumps(dict(task=job.task, seed=job.seed, overrides=dict(job.overrides)))))
 
 def write_manifests(jobs):
     "Write `cell.json` into every stage directory of `jobs`; a `ConfigError` if one there records other settings."
@@ -271,7 +278,7 @@ def write_manifests(jobs):
         p, m = Path(j.out) / 'cell.json', _manifest(j)
         if p.exists() and json.loads(p.read_text()) != m:
             raise ConfigError(f"{p.parent} holds runs made with other settings ({p.read_text().strip()}): pass a new --root, or remove it")
-        p.parent.mkdir(parents=True, exist_ok=True); p.write_text(json.dumps(m, indent=1))
+        p.parent.mkdir(parents=True, exist_ok=True); p.write_text(json.dumps(m, indent=1, allow_nan=False))
 
 # %% ../nbs/20_reproduce.ipynb #847be8a9
 def read_train_log(job) -> list:
