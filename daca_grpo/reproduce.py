@@ -7,7 +7,7 @@ __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLAT
            'PAPER_REPORTED', 'PAPER_NOTE', 'MAIN_COLUMNS', 'MAIN_ROWS', 'MAIN_COMMAND', 'SEED_COLUMNS',
            'MAIN_TABLE_INTRO', 'TRAIN_STATS', 'OVERHEAD_COLUMNS', 'DIVERSITY_COLUMNS', 'CURVE_COLUMNS',
            'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND',
-           'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Ablation',
+           'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Times', 'Ablation',
            'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of',
            'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs', 'run_jobs', 'write_manifests',
            'read_train_log', 'read_rows', 'main_table_rows', 'main_table_markdown', 'plot_main_table',
@@ -65,17 +65,28 @@ def profile_overrides(profile, task) -> dict:
 
 # %% ../nbs/20_reproduce.ipynb #bb3bda9e
 @dataclass(frozen=True)
+class Times:
+    "An ablation override relative to the profile: `factor` times the profile's value of the same key (4x the RL steps in `full` and in `quick`)."
+    factor: float
+
+@dataclass(frozen=True)
 class Ablation:
     "One setting `key` of arm `arm` varied over `values` on `tasks` (with `fixed` in every cell); cells are compared (paired by seed) to the cell at `ref`."
     title: str
     arm: str
-    key: str                  # a config key, or 'L' (sampler and evaluation length, with steps = L / 2)
+    key: str                  # a config key, 'L' (sampler and evaluation length, with steps = L / 2), or a label of `presets`
     values: tuple
     ref: object
     tasks: tuple = ('tiny_sudoku',)
     fixed: tuple = ()         # sorted (key, value) pairs set in every cell, e.g. a block length the varied setting needs
+    presets: tuple = ()       # (value, ((key, setting), ...)) pairs: a value that names several settings; a setting may be `Times`
 
 # %% ../nbs/20_reproduce.ipynb #b52a7666
+def _get(cfg, key):
+    for k in key.split('.'): cfg = getattr(cfg, k)
+    return cfg
+
+_PARALLEL = (('sampler.cache', 'dual'), ('sampler.threshold', 0.9))      # the arm flag `_parallel` (16_rl_protocol)
 ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.lam', (0.0, 0.25, 0.5, 1.0, 2.0), 0.0),
              'dps_scope': Ablation('DPS scope M_b at block length 8 (wd1 + DPS)', 'wd1_dps', 'dps.scope', ('all', 'block'), 'all',
                                    fixed=(('sampler.block_length', 8),)),
@@ -86,19 +97,22 @@ ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.la
              'sml_alpha': Ablation('SML mixing alpha (diffu-GRPO + SML)', 'diffu_grpo_sml', 'sml.alpha', (0.0, 0.5, 1.0), 1.0),
              'sml_gamma': Ablation('SML loss weight gamma (wd1 + SML)', 'wd1_sml', 'sml.gamma', (0.0, 0.5, 1.0, 2.0), 0.0),
              'gen_steps': Ablation('rollout denoising steps N at L = 32 (diffu-GRPO)', 'diffu_grpo', 'sampler.steps', (4, 8, 16, 32), 16),
-             'gen_length': Ablation('generation length L, N = L/2, training and evaluation (diffu-GRPO)', 'diffu_grpo', 'L', (32, 64), 32)}
+             'gen_length': Ablation('generation length L, N = L/2, training and evaluation (diffu-GRPO)', 'diffu_grpo', 'L', (32, 64), 32),
+             'fast_rollouts': Ablation('rollouts: exact, parallel decoding (threshold 0.9), parallel at 4x the steps (diffu-GRPO)', 'diffu_grpo', 'rollout',
+                                       ('exact', 'parallel', 'parallel_x4'), 'exact',
+                                       presets=(('exact', ()), ('parallel', _PARALLEL),
+                                                ('parallel_x4', (*_PARALLEL, ('optim.max_steps', Times(4)), ('protocol.select_every', Times(4))))))}
 
-def ablation_overrides(ab, value) -> dict:
-    "The config overrides of the cell `value` of ablation `ab`: its `fixed` settings, then the varied one."
+def ablation_overrides(ab, value, task=None, profile_over=None) -> dict:
+    "The config overrides of the cell `value` of ablation `ab`: its `fixed` settings, then the varied one(s); a `Times` setting scales the value of `task` under `profile_over`."
+    if ab.presets:
+        cfg = protocol_config(task or ab.tasks[0], **(profile_over or {}))
+        return {**dict(ab.fixed), **{k: type(_get(cfg, k))(round(v.factor * _get(cfg, k))) if isinstance(v, Times) else v for k, v in dict(ab.presets)[value]}}
     if ab.key != 'L': return {**dict(ab.fixed), ab.key: value}
     return {**dict(ab.fixed), 'sampler.gen_length': value, 'sampler.steps': value // 2, 'eval_sampler.gen_length': value, 'eval_sampler.steps': value // 2}
 
 # %% ../nbs/20_reproduce.ipynb #115a0ec5
 BASE_KEYS = ('seed', 'model.', 'data.', 'sft.', 'sampler.gen_length', 'eval_sampler.', 'protocol.n_', 'protocol.data_seed', 'protocol.base_select_every')
-
-def _get(cfg, key):
-    for k in key.split('.'): cfg = getattr(cfg, k)
-    return cfg
 
 def changed_overrides(task, base_over, extra) -> dict:
     "The overrides in `extra` that change the config of `task` under `base_over` (values as the config holds them)."
@@ -148,7 +162,7 @@ def _ablation_stages(name, profile, root, seeds) -> list:
         prof = profile_overrides(profile, task)
         for s in seeds[task]:
             for v in (ab.ref, *(x for x in ab.values if x != ab.ref)):   # the reference first: runs take cells in this order
-                ch = changed_overrides(task, prof, ablation_overrides(ab, v))
+                ch = changed_overrides(task, prof, ablation_overrides(ab, v, task, prof))
                 d, b = (str(_seed_dir(root, task, s) / cell_tag(x)) for x in (ch, base_part(ch)))
                 out += [(v, Job('base', task, s, 'base', b, b, _pairs({**prof, **base_part(ch)}))),
                         (v, Job('arm', task, s, ab.arm, d, b, _pairs({**prof, **ch})))]
