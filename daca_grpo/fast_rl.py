@@ -57,14 +57,16 @@ def collect_fast_rl(root, task='tiny_sudoku'):
     return rows, curves
 
 # %% ../nbs/19_fast_rl.ipynb #a94dd9cc
+def _per_arm(rows, arms, ref):
+    "(arm, its rows, mean, CI half-width, paired difference from `ref`: mean, half-width, seeds) for each of `arms` that has rows."
+    for arm in arms:
+        rs = [r for r in rows if r['arm'] == arm]
+        if rs: yield arm, rs, *mean_ci([r['value'] for r in rs]), *paired_diff(rows, rs[0]['task'], arm, ref)
+
 def fast_rl_table(rows) -> str:
     "Markdown: per arm, the held-out metric, its paired difference from exact rollouts, speed and time to the exact arm's best."
     out, ex = [], {r['seed']: r for r in rows if r['arm'] == 'diffu_grpo'}
-    for arm in FAST_RL_ARMS:
-        rs = [r for r in rows if r['arm'] == arm]
-        if not rs: continue
-        m, h = mean_ci([r['value'] for r in rs])
-        dm, dh, n = paired_diff(rows, rs[0]['task'], arm, 'diffu_grpo')
+    for arm, rs, m, h, dm, dh, n in _per_arm(rows, FAST_RL_ARMS, 'diffu_grpo'):
         speed = mean_ci([ex[r['seed']]['rollout_s'] / r['rollout_s'] for r in rs if r['seed'] in ex])[0]
         reach = [r['time_to_exact'] for r in rs]
         out.append({'arm': arm, 'seeds': len(rs), 'test (95% CI)': f"{m:.3f} [{m - h:.3f}, {m + h:.3f}]" if n > 1 else f"{m:.3f}",
@@ -170,11 +172,7 @@ def collect_fast_rollouts(root='results/reproduce/full', task='tiny_sudoku', pro
 def fast_rollouts_table(rows) -> str:
     "Markdown: per arm, the held-out metric and its paired difference from exact, median step cost, and training seconds to its checkpoint and to exact's best."
     out, ex = [], {r['seed']: r for r in rows if r['arm'] == 'exact'}
-    for arm in FAST_ROLLOUT_ARMS:
-        rs = [r for r in rows if r['arm'] == arm]
-        if not rs: continue
-        m, h = mean_ci([r['value'] for r in rs])
-        dm, dh, n = paired_diff(rows, rs[0]['task'], arm, 'exact')
+    for arm, rs, m, h, dm, dh, n in _per_arm(rows, FAST_ROLLOUT_ARMS, 'exact'):
         hit = [r['time_to_exact'] for r in rs if not math.isnan(r['time_to_exact'])]
         out.append({'arm': arm, 'seeds': len(rs), 'RL steps': rs[0]['steps'], 'test (95% CI)': f"{m:.3f} [{m - h:.3f}, {m + h:.3f}]" if len(rs) > 1 else f"{m:.3f}",
                     'minus exact (paired)': '' if arm == 'exact' else f"{dm:+.3f} [{dm - dh:+.3f}, {dm + dh:+.3f}] ({n} seeds)",
