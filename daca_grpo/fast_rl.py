@@ -13,6 +13,7 @@ import csv, json, math, os, sys
 from pathlib import Path
 from .protocol import run_study, collect_study, mean_ci, paired_diff, _write_csv
 from .study import _provenance, markdown_table
+from .reproduce import _median
 
 # %% ../nbs/19_fast_rl.ipynb #e5bc2af1
 FAST_RL_ARMS = ('diffu_grpo', 'diffu_grpo_dual', 'diffu_grpo_parallel')
@@ -137,10 +138,6 @@ def fast_rl_main(argv=None):
 # %% ../nbs/19_fast_rl.ipynb #ddbcdd1e
 FAST_ROLLOUT_ARMS = ('exact', 'parallel', 'parallel_x4')            # the values of 20_reproduce's `fast_rollouts` ablation
 MATCHED_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile full --only ablation_fast_rollouts --tasks tiny_sudoku'
-
-def _median(xs):
-    xs = sorted(xs); n = len(xs)
-    return float('nan') if not n else xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 def fast_rollout_dirs(root, task='tiny_sudoku', profile='full'):
     "{value: cell directory name} of the `fast_rollouts` ablation under the profile's settings ('default' for exact)."
