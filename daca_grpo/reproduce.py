@@ -106,7 +106,7 @@ ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.la
 def ablation_overrides(ab, value, task=None, profile_over=None) -> dict:
     "The config overrides of the cell `value` of ablation `ab`: its `fixed` settings, then the varied one(s); a `Times` setting scales the value of `task` under `profile_over`."
     if ab.presets:
-        cfg = protocol_config(task or ab.tasks[0], **(profile_over or {}))
+        cfg = protocol_config(task or ab.tasks[0], **{**(profile_over or {}), **dict(ab.fixed)})   # what a Times setting scales
         return {**dict(ab.fixed), **{k: type(_get(cfg, k))(round(v.factor * _get(cfg, k))) if isinstance(v, Times) else v for k, v in dict(ab.presets)[value]}}
     if ab.key != 'L': return {**dict(ab.fixed), ab.key: value}
     return {**dict(ab.fixed), 'sampler.gen_length': value, 'sampler.steps': value // 2, 'eval_sampler.gen_length': value, 'eval_sampler.steps': value // 2}
@@ -290,7 +290,7 @@ def write_manifests(jobs):
     "Write `cell.json` into every stage directory of `jobs`; a `ConfigError` if one there records other settings."
     for j in {j.out: j for j in jobs}.values():
         p, m = Path(j.out) / 'cell.json', _manifest(j)
-        if p.exists() and json.loads(p.read_text()) != m:
+        if p.exists() and _finite_json(json.loads(p.read_text())) != m:          # a file of older code may hold Infinity
             raise ConfigError(f"{p.parent} holds runs made with other settings ({p.read_text().strip()}): pass a new --root, or remove it")
         p.parent.mkdir(parents=True, exist_ok=True); p.write_text(json.dumps(m, indent=1, allow_nan=False))
 
