@@ -50,6 +50,7 @@ class DataConfig:
     eval_size: Optional[int] = 64            # None = the whole eval split (GSM8K test: 1319; Sudoku: 256, as the paper)
     max_prompt_length: Optional[int] = None  # prompts are left-truncated to this many tokens; d1 train.yaml max_prompt_length: 200
     d1_compat: bool = False                  # d1's reward functions exactly as d1 wrote them, known bugs included (the d1 presets)
+    reward_until_eos: bool = False           # rewards read a completion up to its first EOS, as evaluation and the loss mask do; False = d1/TRL: all of it, special tokens dropped
 
 # %% ../nbs/07_config.ipynb #854ed6d5
 @dataclass

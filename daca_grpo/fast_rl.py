@@ -14,6 +14,7 @@ from pathlib import Path
 from .protocol import run_study, collect_study, mean_ci, paired_diff, _write_csv
 from .study import _provenance, markdown_table
 from .reproduce import _median
+from .config import ConfigError
 
 # %% ../nbs/19_fast_rl.ipynb #e5bc2af1
 FAST_RL_ARMS = ('diffu_grpo', 'diffu_grpo_dual', 'diffu_grpo_parallel')
@@ -115,7 +116,7 @@ def write_fast_rl_figures(root, out_dir='paper_figures', command=FAST_RL_COMMAND
 
 def read_fast_rl_csv(path):
     "The rows of fast_rl.csv, numbers parsed."
-    num = lambda k, v: int(v) if k in ('seed', 'best_step', 'step') else v if k in ('task', 'arm') else float(v)
+    num = lambda k, v: int(v) if k in ('seed', 'best_step', 'step', 'steps') else v if k in ('task', 'arm') else float(v)
     return [{k: num(k, v) for k, v in r.items()} for r in csv.DictReader(open(path))]
 
 # %% ../nbs/19_fast_rl.ipynb #6c0ed823
@@ -127,57 +128,69 @@ def fast_rl_main(argv=None):
     ap.add_argument('--out', default='paper_figures'); ap.add_argument('--seeds', type=int, default=3); ap.add_argument('--workers', type=int, default=2)
     ap.add_argument('--collect-only', action='store_true', help='only write the figures from the stages on disk')
     ap.add_argument('--matched', action='store_true', help=f"write fast_rl_matched.* from 20_reproduce's fast_rollouts stages (run them with: {MATCHED_COMMAND})")
+    ap.add_argument('--profile', default='full', help="with --matched: the reproduction profile whose stages --root holds")
     a = ap.parse_args(argv)
     if a.matched:
-        print(fast_rollouts_table(write_fast_rollouts_figures(a.root or 'results/reproduce/full', a.out)))
+        try: print(fast_rollouts_table(write_fast_rollouts_figures(a.root or 'results/reproduce/full', a.out, profile=a.profile)))
+        except ConfigError as e: print(f"error: {e}", file=sys.stderr); return 2
         return 0
     if not a.collect_only: run_fast_rl(a.root or 'runs/fast_rl', a.seeds, a.workers)
     print(fast_rl_table(write_fast_rl_figures(a.root or 'runs/fast_rl', a.out)))
     return 0
 
 # %% ../nbs/19_fast_rl.ipynb #ddbcdd1e
-FAST_ROLLOUT_ARMS = ('exact', 'parallel', 'parallel_x4')            # the values of 20_reproduce's `fast_rollouts` ablation
+FAST_ROLLOUT_ARMS = ('exact', 'parallel', 'parallel_x4', 'parallel_x4_eos')   # the values of 20_reproduce's `fast_rollouts` ablation
 MATCHED_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile full --only ablation_fast_rollouts --tasks tiny_sudoku'
 
-def fast_rollout_dirs(root, task='tiny_sudoku', profile='full'):
+def fast_rollout_dirs(task='tiny_sudoku', profile='full'):
     "{value: cell directory name} of the `fast_rollouts` ablation under the profile's settings ('default' for exact)."
     from daca_grpo.reproduce import ABLATIONS, ablation_overrides, changed_overrides, cell_tag, profile_overrides
     ab, prof = ABLATIONS['fast_rollouts'], profile_overrides(profile, task)
     return {v: cell_tag(changed_overrides(task, prof, ablation_overrides(ab, v, task, prof))) for v in ab.values}
 
+def _chosen(curve, budget=float('inf'), seconds_per_step=1.0):
+    "The validation-best point of `curve` (earliest on ties) among those within `budget` training seconds."
+    return max((c for c in curve if c['step'] * seconds_per_step <= budget + 1e-9), key=lambda c: (c['valid'], -c['step']))
+
 # %% ../nbs/19_fast_rl.ipynb #366cb50f
 def collect_fast_rollouts(root='results/reproduce/full', task='tiny_sudoku', profile='full'):
-    "(rows, curves) of the `fast_rollouts` ablation: per (arm, seed) the test metric, median step and rollout seconds, training seconds to its chosen checkpoint and to the exact arm's best validation metric; curves: validation and test against training seconds."
-    rows, curves, dirs = [], [], fast_rollout_dirs(root, task, profile)
+    """(rows, curves) of the `fast_rollouts` ablation, over the seeds that have the exact arm and another one. Per (arm, seed): the test metric,
+    median step and rollout seconds, training seconds to its chosen checkpoint and to the exact arm's best validation metric, and the test metric
+    of the checkpoint it would have chosen within the exact arm's training seconds (`value_at_budget`). Curves: validation and test against seconds."""
+    rows, curves, dirs = [], [], fast_rollout_dirs(task, profile)
     for seed_dir in sorted(Path(root, task).glob('seed*'), key=lambda p: int(p.name[4:])):
         seed, recs = int(seed_dir.name[4:]), {}
         for arm, d in dirs.items():
             js = seed_dir / d / 'diffu_grpo.json'
-            if js.exists(): recs[arm] = (json.loads(js.read_text()), _metrics(seed_dir / d / 'diffu_grpo_run'))
-        if 'exact' not in recs: continue
-        target = recs['exact'][0]['valid']
+            if js.exists(): recs[arm] = (json.loads(js.read_text()), [m for m in _metrics(seed_dir / d / 'diffu_grpo_run') if 'time/step' in m])
+        if 'exact' not in recs or len(recs) < 2: continue
+        med = {arm: _median([m['time/step'] for m in ms]) if ms else float('nan') for arm, (_, ms) in recs.items()}
+        target, budget = recs['exact'][0]['valid'], len(recs['exact'][1]) * med['exact']
         for arm, (rec, ms) in recs.items():
-            step_s = _median([m['time/step'] for m in ms])
-            hit = [c['step'] for c in rec['curve'] if c['valid'] >= target - 1e-12]
+            step_s, hit = med[arm], [c['step'] for c in rec['curve'] if c['valid'] >= target - 1e-12]
             rows.append(dict(task=task, arm=arm, seed=seed, value=rec['test'], valid=rec['valid'], best_step=rec['best_step'], steps=len(ms),
-                             step_s=step_s, rollout_s=_median([m['time/generate'] for m in ms]), seconds_to_best=rec['best_step'] * step_s,
-                             time_to_exact=min(hit) * step_s if hit else float('nan'), reward_last=sum(m['reward'] for m in ms[-20:]) / max(1, len(ms[-20:]))))
+                             step_s=step_s, rollout_s=_median([m['time/generate'] for m in ms]) if ms else float('nan'), seconds_to_best=rec['best_step'] * step_s,
+                             time_to_exact=min(hit) * step_s if hit else float('nan'), value_at_budget=_chosen(rec['curve'], budget, step_s)['test']))
             curves += [dict(arm=arm, seed=seed, step=c['step'], seconds=c['step'] * step_s, valid=c['valid'], test=c['test']) for c in rec['curve']]
     return rows, curves
 
 # %% ../nbs/19_fast_rl.ipynb #75219dba
 def fast_rollouts_table(rows) -> str:
-    "Markdown: per arm, the held-out metric and its paired difference from exact, median step cost, and training seconds to its checkpoint and to exact's best."
+    "Markdown: per arm, the held-out metric and its paired difference from exact, at its own steps and within exact's training seconds; median step cost; seconds to its checkpoint and to exact's best."
     out, ex = [], {r['seed']: r for r in rows if r['arm'] == 'exact'}
+    at_budget = [{**r, 'value': r['value_at_budget']} for r in rows]
+    pm = lambda d, h, n: f"{d:+.3f} [{d - h:+.3f}, {d + h:+.3f}] ({n} seeds)" if n > 1 else f"{d:+.3f} (1 seed)" if n else ''
     for arm, rs, m, h, dm, dh, n in _per_arm(rows, FAST_ROLLOUT_ARMS, 'exact'):
         hit = [r['time_to_exact'] for r in rs if not math.isnan(r['time_to_exact'])]
+        mb = mean_ci([r['value_at_budget'] for r in rs])[0]
         out.append({'arm': arm, 'seeds': len(rs), 'RL steps': rs[0]['steps'], 'test (95% CI)': f"{m:.3f} [{m - h:.3f}, {m + h:.3f}]" if len(rs) > 1 else f"{m:.3f}",
-                    'minus exact (paired)': '' if arm == 'exact' else f"{dm:+.3f} [{dm - dh:+.3f}, {dm + dh:+.3f}] ({n} seeds)",
+                    'minus exact (paired)': '' if arm == 'exact' else pm(dm, dh, n),
+                    "test within exact's seconds": f"{mb:.3f}", 'minus exact (paired) ': '' if arm == 'exact' else pm(*paired_diff(at_budget, rs[0]['task'], arm, 'exact')),
                     'median s/step': _median([r['step_s'] for r in rs]),
-                    'step speed-up (paired)': _median([ex[r['seed']]['step_s'] / r['step_s'] for r in rs if r['seed'] in ex]),
+                    'step speed-up (paired median)': _median([ex[r['seed']]['step_s'] / r['step_s'] for r in rs if r['seed'] in ex]),
                     'chosen step (median)': _median([r['best_step'] for r in rs]), 'seconds to chosen checkpoint (median)': _median([r['seconds_to_best'] for r in rs]),
-                    "reached exact's best valid": f"{len(hit)}/{len(rs)}", 'seconds to reach (median of those)': _median(hit) if hit else 'never',
-                    'last-20 reward': sum(r['reward_last'] for r in rs) / len(rs)})
+                    "reached exact's best valid": 'by definition' if arm == 'exact' else f"{len(hit)}/{len(rs)}",
+                    'seconds to reach (median of those)': '' if arm == 'exact' else _median(hit) if hit else 'never'})
     return markdown_table(out)
 
 # %% ../nbs/19_fast_rl.ipynb #9302d50c
@@ -200,10 +213,11 @@ def plot_fast_rollouts(curves, out=None):
     return fig
 
 # %% ../nbs/19_fast_rl.ipynb #d76aea85
-def write_fast_rollouts_figures(root='results/reproduce/full', out_dir='paper_figures', command=MATCHED_COMMAND):
+def write_fast_rollouts_figures(root='results/reproduce/full', out_dir='paper_figures', command=MATCHED_COMMAND, profile='full'):
     "fast_rl_matched.csv (rows), fast_rl_matched_curves.csv, fast_rl_matched.md and .{png,pdf}, with .meta.txt provenance; the rows."
     import matplotlib; matplotlib.use('Agg')
-    rows, curves = collect_fast_rollouts(root)
+    rows, curves = collect_fast_rollouts(root, profile=profile)
+    if not rows: raise ConfigError(f"no fast_rollouts stages under {root} (profile {profile}): run {command}")
     out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
     _write_csv(out / 'fast_rl_matched.csv', rows, list(rows[0])); _write_csv(out / 'fast_rl_matched_curves.csv', curves, list(curves[0]))
     (out / 'fast_rl_matched.md').write_text(fast_rollouts_table(rows) + '\n')

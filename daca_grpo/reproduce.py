@@ -87,6 +87,7 @@ def _get(cfg, key):
     return cfg
 
 _PARALLEL = (('sampler.cache', 'dual'), ('sampler.threshold', 0.9))      # the arm flag `_parallel` (16_rl_protocol)
+_PARALLEL_X4 = (*_PARALLEL, ('optim.max_steps', Times(4)), ('protocol.select_every', Times(4)))
 ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.lam', (0.0, 0.25, 0.5, 1.0, 2.0), 0.0),
              'dps_scope': Ablation('DPS scope M_b at block length 8 (wd1 + DPS)', 'wd1_dps', 'dps.scope', ('all', 'block'), 'all',
                                    fixed=(('sampler.block_length', 8),)),
@@ -99,9 +100,9 @@ ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.la
              'gen_steps': Ablation('rollout denoising steps N at L = 32 (diffu-GRPO)', 'diffu_grpo', 'sampler.steps', (4, 8, 16, 32), 16),
              'gen_length': Ablation('generation length L, N = L/2, training and evaluation (diffu-GRPO)', 'diffu_grpo', 'L', (32, 64), 32),
              'fast_rollouts': Ablation('rollouts: exact, parallel decoding (threshold 0.9), parallel at 4x the steps (diffu-GRPO)', 'diffu_grpo', 'rollout',
-                                       ('exact', 'parallel', 'parallel_x4'), 'exact',
-                                       presets=(('exact', ()), ('parallel', _PARALLEL),
-                                                ('parallel_x4', (*_PARALLEL, ('optim.max_steps', Times(4)), ('protocol.select_every', Times(4))))))}
+                                       ('exact', 'parallel', 'parallel_x4', 'parallel_x4_eos'), 'exact',
+                                       presets=(('exact', ()), ('parallel', _PARALLEL), ('parallel_x4', _PARALLEL_X4),
+                                                ('parallel_x4_eos', (*_PARALLEL_X4, ('data.reward_until_eos', True)))))}
 
 def ablation_overrides(ab, value, task=None, profile_over=None) -> dict:
     "The config overrides of the cell `value` of ablation `ab`: its `fixed` settings, then the varied one(s); a `Times` setting scales the value of `task` under `profile_over`."

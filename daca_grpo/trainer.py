@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['REFERENCE_FILE', 'build_model', 'compute_rewards', 'distinct_fraction', 'tied_fraction', 'round_prompt_indices',
            'rollout_round', 'CSVLogger', 'lr_scheduler', 'load_train_data', 'task_reward_funcs', 'available_trackers',
-           'GRPOTrainer', 'zero3_gathered', 'gathered_params']
+           'GRPOTrainer', 'zero3_gathered', 'gathered_params', 'reward_texts']
 
 # %% ../nbs/11_trainer.ipynb #49e90243
 import copy, csv, json, math, os, time, warnings
@@ -331,6 +331,13 @@ def _micro_batches(self: GRPOTrainer, unwrapped, roll, cmask, adv, weights, seed
         batches.append((b, old, ref))
     return batches
 
+# %% ../nbs/11_trainer.ipynb #e54b76fe
+def reward_texts(tokenizer, completion_ids, eos_token_ids, until_eos=False) -> list[str]:
+    "The completions as the reward functions see them: all tokens, special ones dropped (d1, TRL), or with `until_eos` only those before the first EOS (as evaluation)."
+    from daca_grpo.evaluate import decode_completions
+    if until_eos: return decode_completions(tokenizer, completion_ids, eos_token_ids)
+    return tokenizer.batch_decode(completion_ids, skip_special_tokens=True)
+
 # %% ../nbs/11_trainer.ipynb #d8c6969c
 @patch
 @torch.no_grad()
@@ -345,7 +352,7 @@ def _round(self: GRPOTrainer, round_idx):
                              round_idx * cfg.optim.prompts_per_step + acc.process_index * len(idx), self.per_prompt_seeding,
                              acc.device, cfg.data.max_prompt_length)
         t_gen = time.time() - t0
-        texts = self.tok.batch_decode(roll.completion_ids, skip_special_tokens=True)
+        texts = reward_texts(self.tok, roll.completion_ids, self.adapter.eos_token_ids, cfg.data.reward_until_eos)
         prompts, rewards, per_func, all_rewards, A_all, adv = self._score_round(rows, texts)
         cmask = roll.completion_mask(self.adapter.eos_token_ids)
         weights, t_dps = self._dps_round_weights(unwrapped, roll)
