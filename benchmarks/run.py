@@ -18,7 +18,7 @@ each CSV with a provenance line in DIR/bench.meta.txt. What is measured:
   generation length, steps, K and mu;
 - bf16 autocast on CPU (when the processor has bf16 support) against fp32, with its token agreement.
 """
-import argparse, csv, json, os, sys, time
+import argparse, csv, json, os, shutil, sys, time
 from pathlib import Path
 import torch
 
@@ -127,6 +127,59 @@ def long_agreement_rows(log, n_prompts=100, temperatures=(0.0, 1.0)):
                              mode=name, speedup=t_ex / t, passes=f.forward_passes, exact_passes=ex.forward_passes, **agreement(f, ex, eos)))
         log(f"  chain base L={s.gen_length} ({s.gen_length // s.block_length} blocks) T={T}: "
             + ', '.join(f"{r['mode']} {r['token_agreement']:.3f} (content {r['content_agreement']:.3f})" for r in rows[-len(FAST_MODES):]))
+    return rows
+
+
+LONG256_DIR = ROOT / 'runs' / 'bench' / 'chain256_sft'     # not committed: trained here on first use (seeded, a few minutes)
+LONG256 = dict(min_steps=30, max_steps=36, gen_length=256, steps=128, block_length=32, sft_steps=1000, n_prompts=64)
+
+
+def long256_model(log):
+    "A chain model trained (masked-diffusion SFT, seeded) to write 190-226-token completions; cached in `LONG256_DIR`."
+    from daca_grpo.config import protocol_config
+    from daca_grpo.procedural import make_chain
+    from daca_grpo.sft import sft_train
+    from daca_grpo.trainer import build_model
+    cfg = protocol_config('tiny_chain', seed=0)     # the chain base's shape and SFT settings, with room for 256 tokens
+    cfg.model.tiny = {**cfg.model.tiny, 'max_position_embeddings': 512}
+    tok = build_model(cfg)[1]
+    data = make_chain(n_train=2000, n_test=LONG256['n_prompts'], min_steps=LONG256['min_steps'], max_steps=LONG256['max_steps'],
+                      seed=0, tokenizer=tok)
+    if (LONG256_DIR / 'config.json').exists():
+        return TinyDLLM.from_pretrained(LONG256_DIR).eval(), tok, data['test'], json.loads((LONG256_DIR / 'train.json').read_text())
+    log(f"  training the 256-token chain model ({LONG256['sft_steps']} SFT steps) into {LONG256_DIR}")
+    torch.manual_seed(0)
+    model = build_model(cfg)[0]
+    t = time.perf_counter()
+    hist = sft_train(model, tok, data['train'], LONG256['gen_length'], LONG256['sft_steps'], lr=cfg.sft.lr,
+                     batch_size=cfg.sft.batch_size, warmup=cfg.sft.warmup, seed=0, progress=False, log_every=100)
+    info = dict(sft_steps=LONG256['sft_steps'], seconds=time.perf_counter() - t, final_loss=hist[-1]['loss'], **{k: LONG256[k] for k in ('min_steps', 'max_steps')})
+    tmp = LONG256_DIR.with_name(LONG256_DIR.name + '.tmp')            # written whole, then renamed: a killed run leaves no half model
+    for d in (tmp, LONG256_DIR): shutil.rmtree(d, ignore_errors=True)
+    model.save_pretrained(tmp); (tmp / 'train.json').write_text(json.dumps(info, indent=1))
+    tmp.rename(LONG256_DIR)
+    return model.eval(), tok, data['test'], info
+
+
+def long256_rows(log, temperatures=(0.0, 1.0)):
+    "Fast modes against the exact sampler at the paper's rollout shape (256 tokens, 128 steps, blocks of 32) on a trained model."
+    from daca_grpo.protocol import chain_verifier_reward
+    model, tok, test, info = long256_model(log)
+    enc = tok(list(test['prompt']), padding=True, return_tensors='pt', add_special_tokens=False)
+    eos = (tok.eos_token_id, tok.convert_tokens_to_ids('<|eot_id|>'))
+    args0, rows = {k: LONG256[k] for k in ('gen_length', 'steps', 'block_length')}, []
+    for T in temperatures:
+        args = dict(args0, temperature=T)
+        gen = lambda **kw: generate(model, enc['input_ids'], enc['attention_mask'], generator=torch.Generator().manual_seed(0), **args, **kw)
+        ex, t_ex = timed(gen)
+        score = lambda r: sum(chain_verifier_reward(completions=tok.batch_decode(r.completion_ids, skip_special_tokens=True), chain=test['chain'])) / len(test)
+        for name, cache, thr in FAST_MODES:
+            f, t = timed(lambda: gen(cache=cache, threshold=thr))
+            rows.append(dict(model=f"chain model, 256-token outputs ({info['sft_steps']} SFT steps)", **args, mode=name, speedup=t_ex / t,
+                             passes=f.forward_passes, exact_passes=ex.forward_passes, exact_reward=score(ex), fast_reward=score(f),
+                             **agreement(f, ex, eos)))
+        log(f"  chain model L=256 (8 blocks) T={T}: exact reward {rows[-1]['exact_reward']:.3f}; "
+            + ', '.join(f"{r['mode']} {r['token_agreement']:.3f} (content {r['content_agreement']:.3f}, {r['speedup']:.2f}x)" for r in rows[-len(FAST_MODES):]))
     return rows
 
 
@@ -261,9 +314,12 @@ def plot(out, samp, agree, brk):
 
 
 def long_summary(rows):
-    "Headline numbers of the long-output agreement (greedy): token and content agreement, speed-up, per fast mode."
-    return {r['mode']: {k: r[k] for k in ('token_agreement', 'content_agreement', 'logconf_abs_diff', 'speedup', 'passes', 'exact_passes')}
-            for r in rows if r['temperature'] == 0.0}
+    "Headline numbers of the long-output agreement (greedy), per generation length and fast mode: agreement, speed-up, passes."
+    keys = ('token_agreement', 'content_agreement', 'logconf_abs_diff', 'speedup', 'passes', 'exact_passes', 'exact_reward', 'fast_reward')
+    out = {}
+    for r in rows:
+        if r['temperature'] == 0.0: out.setdefault(f"{r['gen_length']}_tokens", {'model': r['model']})[r['mode']] = {k: r[k] for k in keys if k in r}
+    return out
 
 
 def summary(samp, agree, extra, peak, bf):
@@ -283,7 +339,8 @@ def summary(samp, agree, extra, peak, bf):
         'parallel_decoding_token_agreement': ag('parallel').get('token_agreement'),
         'agreement_gen_length': longest,
         'trained_model_speedup': {r['mode']: r['speedup'] for r in agree if r['gen_length'] == min(x['gen_length'] for x in agree) and r['temperature'] == 0.0},
-        'trained_model_token_agreement': {r['mode']: r['token_agreement'] for r in agree if r['gen_length'] == min(x['gen_length'] for x in agree) and r['temperature'] == 0.0}, 'speedup_setting': 'medium model (hidden 512, 8 layers), generation length 256, mean over the batch sizes measured',
+        'trained_model_token_agreement': {r['mode']: r['token_agreement'] for r in agree if r['gen_length'] == min(x['gen_length'] for x in agree) and r['temperature'] == 0.0}, 'speedup_setting': 'medium model (hidden 512, 8 layers, random weights), generation length 256, mean over batch sizes '
+                           + str(sorted({r['batch'] for r in samp if r['size'] == 'medium' and r['gen_length'] == 256})),
         'dps_overhead_frac': extra['dps_overhead_frac'],
         'sml_cost_over_K': {k.rsplit('_', 1)[1]: v for k, v in extra.items() if k.startswith('sml_cost_over_K_')},
         'mfu': {size: mean([r['mfu'] for r in samp if r['mode'] == 'exact' and r['size'] == size]) for size in SIZES},
@@ -308,6 +365,8 @@ def main(argv=None):
     log("sampler (random weights):"); samp = sampler_cells(prof['cells'], prof['reps'], peak, log)
     log("agreement (trained tiny model):"); agree = agreement_rows(prof['agree_lengths'], prof['agree_prompts'], log)
     log("agreement (trained model with long outputs):"); long_agree = long_agreement_rows(log)
+    if a.full or (LONG256_DIR / 'config.json').exists(): long_agree += long256_rows(log)
+    else: log(f"  256-token chain model not trained yet ({LONG256_DIR}): `--long-agreement` or `--full` trains it")
     log("DPS and SML cost:"); extra = dps_and_sml(peak, log)
     log("training-step breakdown:"); brk = breakdown_rows(prof['breakdown'], log)
     log("bf16:"); bf = bf16_rows(log)
@@ -332,8 +391,7 @@ def long_agreement_main(out):
     out.mkdir(parents=True, exist_ok=True)
     log = lambda s: print(s, flush=True)
     log(f"threads: torch {torch.get_num_threads()}; agreement (trained model with long outputs):")
-    rows = long_agreement_rows(log)
-    if not rows: return 1
+    rows = long_agreement_rows(log) + long256_rows(log)
     write_csv(out / 'bench_long_agreement.csv', rows)
     (out / 'bench_long_agreement.json').write_text(json.dumps(long_summary(rows), indent=1))
     cmd = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} python benchmarks/run.py --long-agreement"
