@@ -130,7 +130,7 @@ def long_agreement_rows(log, n_prompts=100, temperatures=(0.0, 1.0)):
     return rows
 
 
-LONG256_DIR = ROOT / 'runs' / 'bench' / 'chain256_sft'     # not committed: trained here on first use (seeded, a few minutes)
+LONG256_DIR = ROOT / 'runs' / 'bench' / 'chain256_sft'     # not committed: trained here on first use (seeded, about 15 minutes on one core)
 LONG256 = dict(min_steps=30, max_steps=36, gen_length=256, steps=128, block_length=32, sft_steps=1000, n_prompts=64)
 
 
@@ -139,10 +139,11 @@ def long256_model(log):
     from daca_grpo.config import protocol_config
     from daca_grpo.procedural import make_chain
     from daca_grpo.sft import sft_train
+    from daca_grpo.tokenizer import build_tokenizer
     from daca_grpo.trainer import build_model
     cfg = protocol_config('tiny_chain', seed=0)     # the chain base's shape and SFT settings, with room for 256 tokens
     cfg.model.tiny = {**cfg.model.tiny, 'max_position_embeddings': 512}
-    tok = build_model(cfg)[1]
+    tok = build_tokenizer()
     data = make_chain(n_train=2000, n_test=LONG256['n_prompts'], min_steps=LONG256['min_steps'], max_steps=LONG256['max_steps'],
                       seed=0, tokenizer=tok)
     if (LONG256_DIR / 'config.json').exists():
@@ -164,6 +165,7 @@ def long256_model(log):
 def long256_rows(log, temperatures=(0.0, 1.0)):
     "Fast modes against the exact sampler at the paper's rollout shape (256 tokens, 128 steps, blocks of 32) on a trained model."
     from daca_grpo.protocol import chain_verifier_reward
+    from daca_grpo.evaluate import decode_completions
     model, tok, test, info = long256_model(log)
     enc = tok(list(test['prompt']), padding=True, return_tensors='pt', add_special_tokens=False)
     eos = (tok.eos_token_id, tok.convert_tokens_to_ids('<|eot_id|>'))
@@ -172,7 +174,7 @@ def long256_rows(log, temperatures=(0.0, 1.0)):
         args = dict(args0, temperature=T)
         gen = lambda **kw: generate(model, enc['input_ids'], enc['attention_mask'], generator=torch.Generator().manual_seed(0), **args, **kw)
         ex, t_ex = timed(gen)
-        score = lambda r: sum(chain_verifier_reward(completions=tok.batch_decode(r.completion_ids, skip_special_tokens=True), chain=test['chain'])) / len(test)
+        score = lambda r: sum(chain_verifier_reward(completions=decode_completions(tok, r.completion_ids, eos), chain=test['chain'])) / len(test)   # read as evaluation reads
         for name, cache, thr in FAST_MODES:
             f, t = timed(lambda: gen(cache=cache, threshold=thr))
             rows.append(dict(model=f"chain model, 256-token outputs ({info['sft_steps']} SFT steps)", **args, mode=name, speedup=t_ex / t,
