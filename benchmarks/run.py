@@ -130,8 +130,8 @@ def long_agreement_rows(log, n_prompts=100, temperatures=(0.0, 1.0)):
     return rows
 
 
-LONG256_DIR = ROOT / 'runs' / 'bench' / 'chain256_sft'     # not committed: trained here on first use (seeded, about 15 minutes on one core)
-LONG256 = dict(min_steps=30, max_steps=36, gen_length=256, steps=128, block_length=32, sft_steps=1000, n_prompts=64)
+LONG256_DIR = ROOT / 'runs' / 'bench' / 'chain256_sft'     # not committed: trained here on first use (seeded, about an hour on one core)
+LONG256 = dict(min_steps=30, max_steps=36, gen_length=256, steps=128, block_length=32, sft_steps=4000, n_prompts=64)
 
 
 def long256_model(log):
@@ -147,7 +147,10 @@ def long256_model(log):
     data = make_chain(n_train=2000, n_test=LONG256['n_prompts'], min_steps=LONG256['min_steps'], max_steps=LONG256['max_steps'],
                       seed=0, tokenizer=tok)
     if (LONG256_DIR / 'config.json').exists():
-        return TinyDLLM.from_pretrained(LONG256_DIR).eval(), tok, data['test'], json.loads((LONG256_DIR / 'train.json').read_text())
+        info = json.loads((LONG256_DIR / 'train.json').read_text())
+        if info['sft_steps'] == LONG256['sft_steps']:
+            return TinyDLLM.from_pretrained(LONG256_DIR).eval(), tok, data['test'], info
+        log(f"  the cached model in {LONG256_DIR} had {info['sft_steps']} SFT steps, not {LONG256['sft_steps']}: retraining")
     log(f"  training the 256-token chain model ({LONG256['sft_steps']} SFT steps) into {LONG256_DIR}")
     torch.manual_seed(0)
     model = build_model(cfg)[0]

@@ -31,6 +31,10 @@ CHECK = textwrap.dedent('''
     again = R.long256_rows(logs.append, temperatures=(0.0,))                       # cached: no retraining, the same tokens
     assert not any('training' in l for l in logs), logs
     assert [r['token_agreement'] for r in again] == [r['token_agreement'] for r in rows]
+    R.LONG256.update(sft_steps=3); logs.clear()                                     # another step count: the cache is stale
+    R.long256_rows(logs.append, temperatures=(0.0,))
+    assert any('had 2 SFT steps, not 3: retraining' in l for l in logs), logs
+    assert json.loads((tmp / 'chain256' / 'train.json').read_text())['sft_steps'] == 3
     print('ok')
 ''')
 
