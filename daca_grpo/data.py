@@ -7,11 +7,11 @@ __all__ = ['DATA_SHA256', 'DATA_TASKS', 'SYSTEM_PROMPT', 'SUDOKU_SYSTEM_PROMPT',
            'COUNTDOWN_TRAIN_TEMPLATE', 'GSM_EVAL_SYSTEM_PROMPT', 'MATH500_EVAL_SYSTEM_PROMPT',
            'COUNTDOWN_EVAL_SYSTEM_PROMPT', 'EVAL_PREFILL', 'JSON_TRAIN_TEMPLATE', 'JSON_EVAL_SYSTEM_PROMPT', 'TASKS',
            'JSONSCHEMABENCH_SUBSETS', 'DATA_SOURCES', 'DATA_TASK_ALIASES', 'default_data_dir', 'fetch_hint', 'data_dir',
-           'data_file', 'fixture_data_dir', 'use_fixtures_if_no_data', 'skip_without_full_data', 'read_records',
-           'load_records', 'task_messages', 'render_prompt', 'build_prompt', 'load_gsm8k', 'load_math500',
-           'load_countdown', 'load_sudoku', 'load_jsonschemabench', 'solve_countdown', 'example_instance',
-           'corrupt_instance', 'source_name', 'serialise_rows', 'hub_download', 'DataFetchError', 'data_tasks',
-           'fetch_dir', 'sha256_file', 'file_status', 'fetch_data', 'verify_data', 'data_listing']
+           'data_file', 'fixture_data_dir', 'use_fixtures_if_no_data', 'skip_without_full_data', 'read_jsonl',
+           'read_records', 'load_records', 'task_messages', 'render_prompt', 'build_prompt', 'load_gsm8k',
+           'load_math500', 'load_countdown', 'load_sudoku', 'load_jsonschemabench', 'solve_countdown',
+           'example_instance', 'corrupt_instance', 'source_name', 'serialise_rows', 'hub_download', 'DataFetchError',
+           'data_tasks', 'fetch_dir', 'sha256_file', 'file_status', 'fetch_data', 'verify_data', 'data_listing']
 
 # %% ../nbs/tasks/03_data.ipynb #13ca305f
 import os, re, json, csv, math, itertools, hashlib, difflib
@@ -110,6 +110,16 @@ def _not_found(path) -> str:
     path = Path(path); rel = '/'.join(path.parts[-2:])
     return f"data file not found: {path}" + (f" ({fetch_hint(rel.split('/')[0], path.parent.parent)})" if rel in DATA_SHA256 else '')
 
+def read_jsonl(path) -> list[dict]:
+    "Records of a JSONL file (blank lines skipped), a bad line reported with its file and line number."
+    out = []
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip(): continue
+            try: out.append(json.loads(line))
+            except json.JSONDecodeError as e: raise ValueError(f'{path}:{i}: invalid JSON ({e})') from None
+    return out
+
 def read_records(path) -> list[dict]:
     "Rows of a local .jsonl/.json/.csv file, with errors naming the file (and line)."
     path = Path(path)
@@ -119,13 +129,7 @@ def read_records(path) -> list[dict]:
     if path.suffix == '.json':
         data = json.loads(path.read_text())
         return data if isinstance(data, list) else data.get('data', data.get('generations', []))
-    rows = []
-    with open(path) as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip(): continue
-            try: rows.append(json.loads(line))
-            except json.JSONDecodeError as e: raise ValueError(f"{path}:{i}: invalid JSON ({e})") from None
-    return rows
+    return read_jsonl(path)
 
 # %% ../nbs/tasks/03_data.ipynb #d05ea17c
 def _looks_like_path(s): return s.startswith(('.', '/', '~')) or s.endswith(('.jsonl', '.json', '.csv')) or os.sep * 2 in s

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['MATH_TRAIN_SOURCE', 'JSON_DEFAULT_SUBSET', 'MBPP_FIELDS', 'HUMANEVAL_FIELDS', 'SETTINGS_KEYS', 'TaskSpec',
            'register_task', 'task_names', 'get_task', 'make_code', 'decode_completions', 'summarize', 'evaluate',
-           'read_jsonl', 'read_generations', 'score_file', 'results_table', 'eval_parser', 'eval_main']
+           'read_generations', 'score_file', 'results_table', 'eval_parser', 'eval_main']
 
 # %% ../nbs/10_evaluate.ipynb #4b90eaca
 import argparse, json, random, re, time
@@ -421,15 +421,7 @@ def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32
     return {**summarize(records, spec), 'path': None if out_path is None else str(out_path), 'wall_s': time.time() - t0, **settings}
 
 # %% ../nbs/10_evaluate.ipynb #26c7a982
-def read_jsonl(path) -> list[dict]:
-    "Records of a JSONL file, with errors naming the line."
-    out = []
-    with open(path) as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip(): continue
-            try: out.append(json.loads(line))
-            except json.JSONDecodeError as e: raise ValueError(f'{path}:{i}: invalid JSON ({e})') from None
-    return out
+from .data import read_jsonl
 
 # %% ../nbs/10_evaluate.ipynb #f9bd818b
 def read_generations(path) -> list[dict]:
