@@ -13,8 +13,8 @@ __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLAT
            'read_train_log', 'read_rows', 'main_table_rows', 'main_table_markdown', 'plot_main_table',
            'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves', 'overhead_rows',
            'overhead_markdown', 'diversity_rows', 'diversity_markdown', 'write_main_curves', 'ablation_rows',
-           'ablation_markdown', 'plot_ablation', 'write_ablation', 'default_root', 'reproduce', 'reproduce_main',
-           'recipe', 'recipes', 'write_recipes']
+           'ablation_markdown', 'plot_ablation', 'write_ablation', 'default_root', 'profile_stages', 'reproduce',
+           'stage_seconds', 'stage_plan', 'plan_markdown', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
 import argparse, csv, functools, json, math, os, sys, time
@@ -729,15 +729,20 @@ def default_root(profile) -> str:
     repo = Path(daca_grpo.__file__).resolve().parent.parent
     return str(repo / 'results' / 'reproduce') if (repo / 'settings.ini').exists() else 'results/reproduce'
 
+def profile_stages(profile='quick', only=None, root=None, tasks=None, log=print) -> tuple:
+    "(tables, tasks, seeds, {table: stages}, jobs) of `reproduce`'s arguments: the names checked, every stage the tables read built (nothing run or written)."
+    tables, tasks = _check_tables(only), _check_run_tasks(tasks)
+    profile_overrides(profile, MAIN_TASKS[0])                                    # an unknown profile fails here
+    root = Path(root or default_root(profile)) / profile
+    seeds = {t: study_seeds(t, PROFILES[profile]['seeds'], profile_overrides(profile, t), log) for t in _tasks(tables)}
+    stages = {tb: table_stages(tb, profile, root, seeds) for tb in tables}
+    return tables, tasks, seeds, stages, jobs_of(s for tb in tables for s in stages[tb])
+
 def reproduce(profile='quick', only=None, root=None, out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print,
               tasks=None) -> dict:
     "Run every stage the tables `only` (default: all of `TABLES`) need at `profile` that is not done yet (of `tasks` only, if given), then write the tables."
-    tables, t0, tasks = _check_tables(only), time.time(), _check_run_tasks(tasks)
-    profile_overrides(profile, MAIN_TASKS[0])                                    # an unknown profile fails here
-    root, out = Path(root or default_root(profile)) / profile, Path(out) / ('' if profile == 'full' else profile)
-    seeds = {t: study_seeds(t, PROFILES[profile]['seeds'], profile_overrides(profile, t), log) for t in _tasks(tables)}
-    stages = {tb: table_stages(tb, profile, root, seeds) for tb in tables}
-    jobs = jobs_of(s for tb in tables for s in stages[tb])
+    t0, out = time.time(), Path(out) / ('' if profile == 'full' else profile)
+    tables, tasks, seeds, stages, jobs = profile_stages(profile, only, root, tasks, log)
     if not collect_only: write_manifests(jobs)                                # collecting reads the tree, never writes into it
     mine = [j for j in jobs if tasks is None or j.task in tasks]                 # the tables always read every task's finished stages
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
@@ -746,6 +751,41 @@ def reproduce(profile='quick', only=None, root=None, out='paper_figures', worker
     paths = {tb: _write(tb, rows[tb], out, command, _note(profile, seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables if rows[tb]}   # a table with no finished cell: no file
     log(f"reproduce {profile}: {res['ran']} stages run, {res['skipped']} already done, {len(res['failed'])} failed, {(time.time() - t0) / 60:.1f} min")
     return dict(res, jobs=len(jobs), minutes=(time.time() - t0) / 60, paths=paths)
+
+# %% ../nbs/20_reproduce.ipynb #11eda0f4
+def stage_seconds(job):
+    "The wall-clock seconds a finished stage took (from its `.meta.json`), or None."
+    p = Path(job.out) / f'{job.name}.meta.json'
+    return json.loads(p.read_text()).get('seconds') if p.exists() else None
+
+def stage_plan(jobs) -> list:
+    "One row per (task, cell, stage) of `jobs`, over its seeds: done, to run, and the core-seconds left at the median measured seconds (`basis` says whose)."
+    import statistics
+    groups, like = {}, {}
+    for j in jobs:
+        groups.setdefault((j.task, Path(j.out).name, j.name), []).append(j)
+        if (s := stage_seconds(j)) is not None: like.setdefault((j.task, j.name), []).append(s)
+    rows = []
+    for (task, cell, name), js in groups.items():
+        todo, own = sum(not job_done(j) for j in js), [s for j in js if (s := stage_seconds(j)) is not None]
+        secs, basis = (own, 'this cell') if own else (like.get((task, name), []), 'other cells' if (task, name) in like else 'not measured')
+        each = statistics.median(secs) if secs else None
+        rows.append(dict(task=task, cell=cell, stage=name, done=len(js) - todo, todo=todo, sec_each=each, sec_left=None if each is None else todo * each, basis=basis))
+    return rows
+
+# %% ../nbs/20_reproduce.ipynb #6c473842
+def plan_markdown(rows) -> str:
+    "A summary line and a table of the stages of `rows` (`stage_plan`) still to run."
+    from daca_grpo.study import markdown_table
+    left = [r for r in rows if r['todo']]
+    if not left: return f"Nothing to run: all {sum(r['done'] for r in rows)} stages are finished."
+    hours = sum(r['sec_left'] for r in left if r['sec_left'] is not None) / 3600
+    blind = sum(r['todo'] for r in left if r['sec_left'] is None)
+    head = (f"{sum(r['todo'] for r in left)} of {sum(r['done'] + r['todo'] for r in rows)} stages to run: about {hours:.1f} core-hours at the seconds "
+            f"the finished stages took" + (f", plus {blind} stages like none that has finished (not measured)" if blind else '') + '; N workers on N idle cores divide it by N.')
+    num = lambda v, scale: 'not measured' if v is None else f'{v / scale:.1f}'
+    return head + '\n\n' + markdown_table([{'task': r['task'], 'cell': r['cell'], 'stage': r['stage'], 'done': r['done'], 'to run': r['todo'],
+                                           'minutes each': num(r['sec_each'], 60), 'measured on': r['basis'], 'core-hours left': num(r['sec_left'], 3600)} for r in left])
 
 # %% ../nbs/20_reproduce.ipynb #0f21311c
 def _parser():
@@ -757,6 +797,7 @@ def _parser():
     ap.add_argument('--out', default='paper_figures', help='where the tables go (the full profile; other profiles: <out>/<profile>/)')
     ap.add_argument('--workers', type=int, default=2, help='parallel processes (one torch thread each)')
     ap.add_argument('--collect-only', action='store_true', help='only write the tables from the stages on disk')
+    ap.add_argument('--plan', action='store_true', help='only print the stages still to run and the core-hours they should take (from the finished stages)')
     ap.add_argument('--recipes', action='store_true', help='only write recipes.md/.csv (the full-scale commands and their cost) to --out')
     return ap
 
@@ -768,6 +809,9 @@ def reproduce_main(argv=None) -> int:
     rel = lambda s: os.path.relpath(s) if os.path.isabs(s) else s                  # provenance names no machine's absolute paths
     cmd = 'OMP_NUM_THREADS=1 python -m daca_grpo.reproduce ' + ' '.join(rel(s) for s in argv)
     try:
+        if a.plan:
+            jobs = profile_stages(a.profile, a.only, a.root, a.tasks, log=lambda s: None)[-1]
+            print(plan_markdown(stage_plan([j for j in jobs if a.tasks is None or j.task in a.tasks]))); return 0
         if a.recipes: paths, res = write_recipes(a.out, command=cmd), {'failed': []}
         else:
             res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks)

@@ -6,6 +6,7 @@
 #   tools/continue_reproduction.sh                         # every table: the stages still missing, two at a time
 #   tools/continue_reproduction.sh --tasks tiny_sudoku     # any arguments go to `python -m daca_grpo.reproduce --profile full`
 #
+# It first prints what is left to run and its estimated core-hours (`--plan`).
 # Log: results/reproduce/continue.log (not committed). Stop it with: pkill -f 'daca_grpo.reproduce --profile full'
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +14,7 @@ FROZEN=$(mktemp -d /tmp/daca-repro.XXXXXX)
 git -C "$REPO" archive HEAD daca_grpo configs settings.ini | tar -x -C "$FROZEN"
 git -C "$REPO" rev-parse --short HEAD > "$FROZEN/COMMIT"
 mkdir -p "$REPO/results/reproduce"
+PYTHONPATH="$FROZEN" OMP_NUM_THREADS=1 python -m daca_grpo.reproduce --profile full --root "$REPO/results/reproduce" --plan "$@" | sed -n 1p   # what is left
 echo "running daca_grpo $(cat "$FROZEN/COMMIT") from $FROZEN; log: $REPO/results/reproduce/continue.log"
 cd "$REPO"
 PYTHONPATH="$FROZEN" OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 DACA_CODE_COMMIT="$(cat "$FROZEN/COMMIT")" \
