@@ -146,6 +146,7 @@ def rl_step_passes(cfg) -> float:
     B, Pl = o.prompts_per_step * o.num_generations, logp_passes(cfg)
     use_ref = me.beta > 0 and me.name != 'wd1'
     rollout = cfg.sampler.steps * (2 if cfg.sampler.cfg_scale > 0 else 1)
+    rollout += cfg.sampler.steps if cfg.dps.enabled and cfg.dps.target == 'final' else 0     # DPS on the final tokens replays the N states
     return B * (rollout + (me.mu * Pl if me.mu > 1 else 0) + (me.mu * Pl if use_ref else 0) + 3 * me.mu * Pl) / me.mu
 
 def sft_step_passes(cfg) -> float: return 3.0 * cfg.sft.batch_size
