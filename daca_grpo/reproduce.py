@@ -656,19 +656,30 @@ def ablation_markdown(table) -> str:
                       f"{'' if r.get('sec_per_step', '') == '' else format(r['sec_per_step'], '.2f')} |")
     return '\n'.join([head] + [cell(r) for r in table])
 
+def _errbar(ax, pos, mid, low, high, **kw):
+    "Points at `mid` with 95% error bars (an interval that is NaN, from one seed, draws no bar)."
+    fin = lambda v, m: m if v != v else v
+    ax.errorbar(pos, mid, yerr=[[m - fin(l, m) for m, l in zip(mid, low)], [fin(h, m) - m for m, h in zip(mid, high)]], fmt='o', capsize=3, **kw)
+
 def plot_ablation(name, table, out):
-    "The metric of each cell of ablation `name` against its value, per task, with the 95% band."
+    "Left: the test metric of each cell of ablation `name`, mean with its 95% interval over seeds; right: its paired difference to the reference cell (pp), per task."
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    for task in dict.fromkeys(r['task'] for r in table):
+    fig, (ax, dx) = plt.subplots(1, 2, figsize=(9, 3.5))
+    tasks = list(dict.fromkeys(r['task'] for r in table))
+    for k, task in enumerate(tasks):
         rs = [r for r in table if r['task'] == task]
-        pos, mu = range(len(rs)), [r['mean'] for r in rs]
-        lo, hi = [r['ci_low'] if r['ci_low'] == r['ci_low'] else r['mean'] for r in rs], [r['ci_high'] if r['ci_high'] == r['ci_high'] else r['mean'] for r in rs]
-        ax.plot(pos, mu, marker='o', label=task); ax.fill_between(pos, lo, hi, alpha=0.2)
-        ax.set_xticks(list(pos), [str(r['x']) for r in rs])
-    ax.set_xlabel(ABLATIONS[name].key); ax.set_ylabel(f"test {table[0]['metric']}" if table else 'test metric')
-    ax.set_title(ABLATIONS[name].title, fontsize=9); ax.legend(fontsize=7)
+        pos = [i + 0.12 * (k - (len(tasks) - 1) / 2) for i in range(len(rs))]             # tasks side by side at each value
+        _errbar(ax, pos, [r['mean'] for r in rs], [r['ci_low'] for r in rs], [r['ci_high'] for r in rs], label=task, color=f'C{k}')
+        diffs = [[100 * r[c] if isinstance(r[c], (int, float)) else math.nan for r in rs] for c in ('diff_mean', 'diff_low', 'diff_high')]
+        _errbar(dx, pos, *diffs, label=task, color=f'C{k}')
+        for a in (ax, dx): a.set_xticks(range(len(rs)), [str(r['x']) for r in rs])
+    dx.axhline(0, color='grey', lw=0.8, ls='--')
+    if all(not isinstance(r['diff_mean'], (int, float)) or math.isnan(r['diff_mean']) for r in table):
+        dx.text(0.5, 0.5, 'no seed of the reference cell has finished', transform=dx.transAxes, ha='center', fontsize=8)
+    ax.set_ylabel(f"test {table[0]['metric']}" if table else 'test metric'); dx.set_ylabel(f'Δ vs {ABLATIONS[name].key} = {ABLATIONS[name].ref} (pp, paired)')
+    for a in (ax, dx): a.set_xlabel(ABLATIONS[name].key); a.legend(fontsize=7)
+    fig.suptitle(ABLATIONS[name].title, fontsize=9)
     fig.tight_layout(); fig.savefig(out, dpi=120); plt.close(fig)
     return Path(out)
 
