@@ -536,7 +536,8 @@ def overhead_rows(stages) -> list:
     med = lambda lg: _median([r['time/step'] for r in lg])
     share = lambda lg, k: _median([r.get(k, 0.0) / r['time/step'] for r in lg])       # per step, so one slow step (a paused run) cannot skew it
     def minutes(runs):                                                                # whole stage, validation included (.meta.json)
-        return _median([x / 60 for j, _ in runs.values() if (x := stage_seconds(j))])
+        secs = [json.loads(p.read_text()).get('seconds') for j, _ in runs.values() if (p := Path(j.out) / f'{j.name}.meta.json').exists()]
+        return _median([x / 60 for x in secs if x])
     passes = lambda j, arm: rl_step_passes(arm_config(protocol_config(j.task, seed=j.seed, **dict(j.overrides)), arm, '.'))
     for task in MAIN_TASKS:
         for m in METHODS:
@@ -770,6 +771,7 @@ def stage_seconds(job):
 
 def stage_plan(jobs) -> list:
     "One row per (task, cell, stage) of `jobs`, over its seeds: done, to run, and the core-seconds left at the median measured seconds (`basis` says whose)."
+    import statistics
     groups, like = {}, {}
     for j in jobs:
         groups.setdefault((j.task, Path(j.out).name, j.name), []).append(j)
@@ -778,7 +780,7 @@ def stage_plan(jobs) -> list:
     for (task, cell, name), js in groups.items():
         todo, own = sum(not job_done(j) for j in js), [s for j in js if (s := stage_seconds(j)) is not None]
         secs, basis = (own, 'this cell') if own else (like.get((task, name), []), 'other cells' if (task, name) in like else 'not measured')
-        each = _median(secs) if secs else None
+        each = statistics.median(secs) if secs else None
         rows.append(dict(task=task, cell=cell, stage=name, done=len(js) - todo, todo=todo, sec_each=each, sec_left=None if each is None else todo * each, basis=basis))
     return rows
 
