@@ -10,11 +10,12 @@ __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLAT
            'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Times', 'Ablation',
            'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of',
            'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs', 'run_jobs', 'write_manifests',
-           'read_train_log', 'read_rows', 'main_table_rows', 'main_table_markdown', 'plot_main_table',
-           'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves', 'overhead_rows',
-           'overhead_markdown', 'diversity_rows', 'diversity_markdown', 'write_main_curves', 'ablation_rows',
-           'ablation_markdown', 'plot_ablation', 'write_ablation', 'default_root', 'profile_stages', 'reproduce',
-           'stage_seconds', 'stage_plan', 'plan_markdown', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
+           'read_train_log', 'read_stage_meta', 'read_rows', 'main_table_rows', 'main_table_markdown',
+           'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves',
+           'overhead_rows', 'overhead_markdown', 'diversity_rows', 'diversity_markdown', 'write_main_curves',
+           'ablation_rows', 'ablation_markdown', 'plot_ablation', 'write_ablation', 'default_root', 'profile_stages',
+           'reproduce', 'stage_seconds', 'stage_plan', 'plan_markdown', 'reproduce_main', 'recipe', 'recipes',
+           'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
 import argparse, csv, functools, json, math, os, sys, time
@@ -303,6 +304,11 @@ def read_train_log(job) -> list:
     if job.kind != 'arm' or not p.exists(): return []
     return [{k: float(v) for k, v in r.items() if v not in ('', None)} for r in csv.DictReader(open(p))]
 
+def read_stage_meta(job) -> dict:
+    "What a finished stage recorded beside its result (`<out>/<name>.meta.json`: seconds, commit, processor); {} when there is none."
+    p = Path(job.out) / f'{job.name}.meta.json'
+    return json.loads(p.read_text()) if p.exists() else {}
+
 def _median(xs):
     xs = sorted(xs)
     return (xs[len(xs) // 2] + xs[(len(xs) - 1) // 2]) / 2 if xs else ''
@@ -314,10 +320,9 @@ def read_rows(stages, table='main') -> list:
     for x, j in stages:
         p = Path(j.out) / f'{j.name}.json'
         if (j.kind == 'base' and table != 'main') or not p.exists(): continue
-        meta = Path(j.out) / f'{j.name}.meta.json'
         rows.append(dict(task=j.task, arm=j.name, seed=j.seed, metric_name=get_task(j.task).metric_name, value=json.loads(p.read_text())['test'], x=x,
                          sec_per_step=_median([r['time/step'] for r in read_train_log(j) if 'time/step' in r]),
-                         commit=json.loads(meta.read_text()).get('commit', '') if meta.exists() else ''))
+                         commit=read_stage_meta(j).get('commit', '')))
     return rows
 
 # %% ../nbs/20_reproduce.ipynb #56cd38b6
@@ -516,8 +521,7 @@ OVERHEAD_COLUMNS = ['task', 'method', 'variant', 'arm', 'seeds', 'sec_per_step',
 
 def _processor(j):
     "The processor a finished stage ran on, from its .meta.json ('' when not recorded), without trademark noise."
-    p = Path(j.out) / f'{j.name}.meta.json'
-    cpu = json.loads(p.read_text()).get('cpu', '') if p.exists() else ''
+    cpu = read_stage_meta(j).get('cpu', '')
     return ' '.join(cpu.replace('(R)', '').replace('(TM)', '').replace(' Processor', '').split())
 
 def _logs(stages):
@@ -536,7 +540,7 @@ def overhead_rows(stages) -> list:
     med = lambda lg: _median([r['time/step'] for r in lg])
     share = lambda lg, k: _median([r.get(k, 0.0) / r['time/step'] for r in lg])       # per step, so one slow step (a paused run) cannot skew it
     def minutes(runs):                                                                # whole stage, validation included (.meta.json)
-        secs = [json.loads(p.read_text()).get('seconds') for j, _ in runs.values() if (p := Path(j.out) / f'{j.name}.meta.json').exists()]
+        secs = [read_stage_meta(j).get('seconds') for j, _ in runs.values()]
         return _median([x / 60 for x in secs if x])
     passes = lambda j, arm: rl_step_passes(arm_config(protocol_config(j.task, seed=j.seed, **dict(j.overrides)), arm, '.'))
     for task in MAIN_TASKS:
@@ -766,12 +770,10 @@ def reproduce(profile='quick', only=None, root=None, out='paper_figures', worker
 # %% ../nbs/20_reproduce.ipynb #11eda0f4
 def stage_seconds(job):
     "The wall-clock seconds a finished stage took (from its `.meta.json`), or None."
-    p = Path(job.out) / f'{job.name}.meta.json'
-    return json.loads(p.read_text()).get('seconds') if p.exists() else None
+    return read_stage_meta(job).get('seconds')
 
 def stage_plan(jobs) -> list:
     "One row per (task, cell, stage) of `jobs`, over its seeds: done, to run, and the core-seconds left at the median measured seconds (`basis` says whose)."
-    import statistics
     groups, like = {}, {}
     for j in jobs:
         groups.setdefault((j.task, Path(j.out).name, j.name), []).append(j)
@@ -780,7 +782,7 @@ def stage_plan(jobs) -> list:
     for (task, cell, name), js in groups.items():
         todo, own = sum(not job_done(j) for j in js), [s for j in js if (s := stage_seconds(j)) is not None]
         secs, basis = (own, 'this cell') if own else (like.get((task, name), []), 'other cells' if (task, name) in like else 'not measured')
-        each = statistics.median(secs) if secs else None
+        each = _median(secs) if secs else None
         rows.append(dict(task=task, cell=cell, stage=name, done=len(js) - todo, todo=todo, sec_each=each, sec_left=None if each is None else todo * each, basis=basis))
     return rows
 
