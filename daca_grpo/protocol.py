@@ -457,6 +457,8 @@ def study_main(argv=None):
     for x in a.arms:
         try: arm_overrides(x)
         except ValueError as e: ap.error(str(e))
+    for k in ('seeds', 'workers'):
+        if getattr(a, k) < 1: ap.error(f"--{k} {getattr(a, k)}: give at least 1")
     bad = [t for t in a.tasks if t not in TASK_PROTOCOL]
     if bad: ap.error(f"unknown task {bad[0]!r}: tasks {', '.join(TASK_PROTOCOL)}")
     rows, curves = collect_study(a.root) if a.collect_only else run_study(a.root, a.tasks, a.seeds, a.arms, a.workers)

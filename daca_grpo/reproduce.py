@@ -756,6 +756,7 @@ def profile_stages(profile='quick', only=None, root=None, tasks=None, log=print)
 def reproduce(profile='quick', only=None, root=None, out='paper_figures', workers=2, run=None, collect_only=False, command=None, log=print,
               tasks=None) -> dict:
     "Run every stage the tables `only` (default: all of `TABLES`) need at `profile` that is not done yet (of `tasks` only, if given), then write the tables."
+    if workers < 1: raise ConfigError(f"workers={workers}: run with at least 1 (--workers N; one torch thread each)")
     t0, out = time.time(), Path(out) / ('' if profile == 'full' else profile)
     tables, tasks, seeds, stages, jobs = profile_stages(profile, only, root, tasks, log)
     if not collect_only: write_manifests(jobs)                                # collecting reads the tree, never writes into it
@@ -821,6 +822,7 @@ def reproduce_main(argv=None) -> int:
     a = _parser().parse_args(argv)
     rel = lambda s: os.path.relpath(s) if os.path.isabs(s) else s                  # provenance names no machine's absolute paths
     cmd = 'OMP_NUM_THREADS=1 python -m daca_grpo.reproduce ' + ' '.join(rel(s) for s in argv)
+    if sum((a.plan, a.collect_only, a.recipes)) > 1: print('reproduce: --plan, --collect-only and --recipes each do one thing: give one of them', file=sys.stderr); return 2
     try:
         if a.plan:
             jobs = profile_stages(a.profile, a.only, a.root, a.tasks, log=lambda s: None)[-1]
