@@ -773,19 +773,32 @@ def stage_seconds(job):
     "The wall-clock seconds a finished stage took (from its `.meta.json`), or None."
     return read_stage_meta(job).get('seconds')
 
-def stage_plan(jobs) -> list:
-    "One row per (task, cell, stage) of `jobs`, over its seeds: done, to run, and the core-seconds left at the median measured seconds (`basis` says whose)."
+def _task_scale(like, task, name):
+    "(other task, factor): the stage `name` measured on another task, and how much slower `task` runs the stages both have measured (median ratio); None if none."
+    best = None
+    for other in sorted({t for t, n in like if t != task and n == name}):
+        shared = [n for t, n in like if t == task and (other, n) in like]
+        if shared and (best is None or len(shared) > best[2]):
+            best = (other, _median([_median(like[task, n]) / _median(like[other, n]) for n in shared]), len(shared))
+    return best and best[:2]
+
+def stage_plan(jobs, tasks=None) -> list:
+    "One row per (task, cell, stage) of `jobs` (of `tasks` only, if given), over its seeds: done, to run, and the core-seconds left at the median measured seconds (`basis` says whose)."
     groups, like = {}, {}
     for j in jobs:
         groups.setdefault((j.task, Path(j.out).name, j.name), []).append(j)
         if (s := stage_seconds(j)) is not None: like.setdefault((j.task, j.name), []).append(s)
     rows = []
     for (task, cell, name), js in groups.items():
+        if tasks is not None and task not in tasks: continue
         todo, own = sum(not job_done(j) for j in js), [s for j in js if (s := stage_seconds(j)) is not None]
-        secs, basis = (own, 'this cell') if own else (like.get((task, name), []), 'other cells' if (task, name) in like else 'not measured')
-        each = _median(secs) if secs else None
+        if own: each, basis = _median(own), 'this cell'
+        elif (task, name) in like: each, basis = _median(like[task, name]), 'other cells'
+        elif scale := _task_scale(like, task, name): each, basis = _median(like[scale[0], name]) * scale[1], f'{scale[0]} × {scale[1]:.2f}'
+        else: each, basis = None, 'not measured'
         rows.append(dict(task=task, cell=cell, stage=name, done=len(js) - todo, todo=todo, sec_each=each, sec_left=None if each is None else todo * each, basis=basis))
     return rows
+
 
 # %% ../nbs/20_reproduce.ipynb #6c473842
 def plan_markdown(rows) -> str:
@@ -826,7 +839,7 @@ def reproduce_main(argv=None) -> int:
     try:
         if a.plan:
             jobs = profile_stages(a.profile, a.only, a.root, a.tasks, log=lambda s: None)[-1]
-            print(plan_markdown(stage_plan([j for j in jobs if a.tasks is None or j.task in a.tasks]))); return 0
+            print(plan_markdown(stage_plan(jobs, a.tasks))); return 0
         if a.recipes: paths, res = write_recipes(a.out, command=cmd), {'failed': []}
         else:
             res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks)
