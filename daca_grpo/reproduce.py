@@ -774,13 +774,14 @@ def stage_seconds(job):
     return read_stage_meta(job).get('seconds')
 
 def _task_scale(like, task, name):
-    "(other task, factor): the stage `name` measured on another task, and how much slower `task` runs the stages both have measured (median ratio); None if none."
-    best = None
-    for other in sorted({t for t, n in like if t != task and n == name}):
-        shared = [n for t, n in like if t == task and (other, n) in like]
-        if shared and (best is None or len(shared) > best[2]):
-            best = (other, _median([_median(like[task, n]) / _median(like[other, n]) for n in shared]), len(shared))
-    return best and best[:2]
+    "[(other task, factor)]: every other task that has run stage `name`, with how much slower `task` ran the RL arms both have run (median ratio); [] if none."
+    med = {k: _median(v) for k, v in like.items() if _median(v) > 0}                  # a stage with no positive seconds tells nothing
+    arm = lambda n: n not in ('base', 'sft_control')                                   # SFT stages run each task's own number of steps
+    out = []
+    for other in sorted({t for t, n in med if t != task and n == name}):
+        ratios = [med[task, n] / med[other, n] for t, n in med if t == task and arm(n) and (other, n) in med]
+        if ratios: out.append((other, _median(ratios)))
+    return out
 
 def stage_plan(jobs, tasks=None) -> list:
     "One row per (task, cell, stage) of `jobs` (of `tasks` only, if given), over its seeds: done, to run, and the core-seconds left at the median measured seconds (`basis` says whose)."
@@ -794,7 +795,8 @@ def stage_plan(jobs, tasks=None) -> list:
         todo, own = sum(not job_done(j) for j in js), [s for j in js if (s := stage_seconds(j)) is not None]
         if own: each, basis = _median(own), 'this cell'
         elif (task, name) in like: each, basis = _median(like[task, name]), 'other cells'
-        elif scale := _task_scale(like, task, name): each, basis = _median(like[scale[0], name]) * scale[1], f'{scale[0]} × {scale[1]:.2f}'
+        elif scales := _task_scale(like, task, name):                                 # every other task's estimate, their median
+            each, basis = _median([_median(like[o, name]) * f for o, f in scales]), ', '.join(f'{o} × {f:.2f}' for o, f in scales)
         else: each, basis = None, 'not measured'
         rows.append(dict(task=task, cell=cell, stage=name, done=len(js) - todo, todo=todo, sec_each=each, sec_left=None if each is None else todo * each, basis=basis))
     return rows

@@ -9,11 +9,11 @@ each setting of `GRIDS[task]` and reports validation accuracy only; the test spl
     python tools/rl_pilot.py --task tiny_chain --report                     # the table (validation only), from the files
 
 Results: results/pilot/<task>/seed<s>/<setting>/diffu_grpo.json (+ _run/metrics.csv, .meta.json), committed.
-Choice rule (fixed before the runs): the setting with the highest mean validation accuracy over the evaluations at RL
+Choice rule (written here before the runs, committed with their results): the setting with the highest mean validation accuracy over the evaluations at RL
 steps 60-120 (`late_valid`) is adopted for the task, if that mean exceeds the base's validation accuracy; otherwise the
 protocol's setting stays and the task's table reports RL as it is.
 """
-import argparse, json, sys
+import argparse, csv, json, sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -23,31 +23,47 @@ GRIDS = {'tiny_chain': {'lr2e-4': {'optim.lr': 2e-4}, 'lr1e-4': {'optim.lr': 1e-
 ARM, LATE_FROM = 'diffu_grpo', 60
 
 
+NAN = float('nan')
+
+
+def base_dir(task, seed):
+    "The full reproduction's main-table cell of `seed`: its committed base, and the protocol's own diffu-GRPO run."
+    from daca_grpo.reproduce import _seed_dir
+    return _seed_dir(REPO / 'results' / 'reproduce' / 'full', task, seed) / 'default'
+
+
+def run_dirs(task, seed, root) -> dict:
+    "{setting: directory of its diffu-GRPO run}: the protocol's run in the main table, then the grid's under `root`."
+    return {'lr5e-4 (protocol)': base_dir(task, seed), **{name: Path(root) / task / f'seed{seed}' / name for name in GRIDS[task]}}
+
+
 def pilot_jobs(task, seed, root):
     from daca_grpo.reproduce import Job, _pairs
-    base = REPO / 'results' / 'reproduce' / 'full' / task / f'seed{seed}' / 'default'
-    return [Job('arm', task, seed, ARM, str(Path(root) / task / f'seed{seed}' / name), str(base), _pairs(ov))
+    return [Job('arm', task, seed, ARM, str(Path(root) / task / f'seed{seed}' / name), str(base_dir(task, seed)), _pairs(ov))
             for name, ov in GRIDS[task].items()]
 
 
-def summarise(rec):
-    late = [c['valid'] for c in rec['curve'] if c['step'] >= LATE_FROM]
-    return dict(best_valid=rec['valid'], best_step=rec['best_step'], late_valid=sum(late) / len(late), valid_at_10=rec['curve'][1]['valid'])
+def _mean(xs): return sum(xs) / len(xs) if xs else NAN
+
+
+def summarise(run_dir):
+    "Validation only: at RL step 10, mean from step `LATE_FROM` on, best (and its step); the training reward's change, first to last 20 steps."
+    rec = json.loads((Path(run_dir) / f'{ARM}.json').read_text())
+    reward = [float(r['reward']) for r in csv.DictReader(open(Path(run_dir) / f'{ARM}_run' / 'metrics.csv'))]
+    return dict(best_valid=rec['valid'], best_step=rec['best_step'], late_valid=_mean([c['valid'] for c in rec['curve'] if c['step'] >= LATE_FROM]),
+                valid_at_10=next((c['valid'] for c in rec['curve'] if c['step'] == 10), NAN), reward_rise=_mean(reward[-20:]) - _mean(reward[:20]))
 
 
 def report(task, seed, root):
-    base_dir = REPO / 'results' / 'reproduce' / 'full' / task / f'seed{seed}' / 'default'
-    base = json.loads((base_dir / 'base.json').read_text())
-    rows = [dict(setting='base (SFT, no RL)', best_valid=base['valid'], best_step='', late_valid=float('nan'), valid_at_10=float('nan'))]
-    ref = base_dir / f'{ARM}.json'                                               # the protocol's setting, from the main table
-    if ref.exists(): rows.append(dict(setting='lr5e-4 (protocol)', **summarise(json.loads(ref.read_text()))))
-    for name in GRIDS[task]:
-        p = Path(root) / task / f'seed{seed}' / name / f'{ARM}.json'
-        if p.exists(): rows.append(dict(setting=name, **summarise(json.loads(p.read_text()))))
-    print(f"{task} seed {seed}, {ARM}, validation accuracy only (late = mean over RL steps {LATE_FROM}-120)")
-    print('| setting | valid at step 10 | late valid | best valid (step) |\n|---|---|---|---|')
-    f = lambda v: '' if v != v else f'{v:.3f}'                                     # nan (the base has no RL steps): blank
-    for r in rows: print(f"| {r['setting']} | {f(r['valid_at_10'])} | {f(r['late_valid'])} | {f(r['best_valid'])}" + (f" ({r['best_step']})" if r['best_step'] != '' else '') + ' |')
+    "Print and return the pilot's rows (the base first), validation only; settings not run yet are left out."
+    base = json.loads((base_dir(task, seed) / 'base.json').read_text())
+    rows = [dict(setting='base (SFT, no RL)', best_valid=base['valid'], best_step='', late_valid=NAN, valid_at_10=NAN, reward_rise=NAN)]
+    rows += [dict(setting=k, **summarise(d)) for k, d in run_dirs(task, seed, root).items() if (d / f'{ARM}.json').exists()]
+    print(f"{task} seed {seed}, {ARM}, validation accuracy only (late = mean over the evaluations from RL step {LATE_FROM} on)")
+    print('| setting | valid at step 10 | late valid | best valid (step) | training reward, last 20 steps - first 20 |\n|---|---|---|---|---|')
+    f = lambda v, fmt='.3f': '' if v != v else format(v, fmt)                      # nan (the base has no RL steps): blank
+    for r in rows: print(f"| {r['setting']} | {f(r['valid_at_10'])} | {f(r['late_valid'])} | {f(r['best_valid'])}"
+                         + (f" ({r['best_step']})" if r['best_step'] != '' else '') + f" | {f(r['reward_rise'], '+.3f')} |")
     return rows
 
 
@@ -61,8 +77,10 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.workers < 1: ap.error('--workers must be at least 1')
     if not a.report:
-        from daca_grpo.reproduce import run_jobs
-        res = run_jobs(pilot_jobs(a.task, a.seed, a.root), workers=a.workers)
+        from daca_grpo.reproduce import run_jobs, write_manifests
+        jobs = pilot_jobs(a.task, a.seed, a.root)
+        write_manifests(jobs)                              # cell.json: the setting's overrides; a changed grid refuses to reuse a directory
+        res = run_jobs(jobs, workers=a.workers)
         if res['failed']: print('failed:', res['failed'], file=sys.stderr)
     report(a.task, a.seed, a.root)
 
