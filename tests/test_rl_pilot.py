@@ -38,3 +38,7 @@ def test_report_reads_validation_only(tmp_path):
 def test_workers_below_one_is_a_usage_error():
     r = subprocess.run([sys.executable, 'tools/rl_pilot.py', '--workers', '0'], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and '--workers must be at least 1' in r.stderr and 'Traceback' not in r.stderr
+
+def test_reward_check_of_an_unknown_setting_is_a_usage_error():
+    r = subprocess.run([sys.executable, 'tools/rl_pilot.py', '--reward-check', 'lr9'], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and '--reward-check: one of lr2e-4' in r.stderr and 'Traceback' not in r.stderr, r.stderr
