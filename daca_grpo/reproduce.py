@@ -801,7 +801,6 @@ def stage_plan(jobs, tasks=None) -> list:
         rows.append(dict(task=task, cell=cell, stage=name, done=len(js) - todo, todo=todo, sec_each=each, sec_left=None if each is None else todo * each, basis=basis))
     return rows
 
-
 # %% ../nbs/20_reproduce.ipynb #6c473842
 def plan_markdown(rows) -> str:
     "A summary line and a table of the stages of `rows` (`stage_plan`) still to run."

@@ -42,3 +42,7 @@ def test_workers_below_one_is_a_usage_error():
 def test_reward_check_of_an_unknown_setting_is_a_usage_error():
     r = subprocess.run([sys.executable, 'tools/rl_pilot.py', '--reward-check', 'lr9'], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and '--reward-check: one of lr2e-4' in r.stderr and 'Traceback' not in r.stderr, r.stderr
+
+def test_reward_check_without_the_pilot_weights_says_what_to_run(tmp_path):
+    r = subprocess.run([sys.executable, 'tools/rl_pilot.py', '--reward-check', 'lr2e-4', '--root', str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and 'run the pilot first' in r.stderr and 'Traceback' not in r.stderr, r.stderr

@@ -116,6 +116,8 @@ def main(argv=None):
     if a.workers < 1: ap.error('--workers must be at least 1')
     if a.reward_check:
         if a.reward_check not in GRIDS[a.task]: ap.error(f"--reward-check: one of {', '.join(GRIDS[a.task])}")
+        pt = Path(a.root) / a.task / f'seed{a.seed}' / a.reward_check / f'{ARM}.pt'
+        if not pt.exists(): ap.error(f"--reward-check: {pt} is missing: run the pilot first (python tools/rl_pilot.py --task {a.task} --seed {a.seed})")
         print(json.dumps(reward_check(a.task, a.seed, a.reward_check, a.root), indent=1)); return
     if not a.report:
         from daca_grpo.reproduce import run_jobs, write_manifests
