@@ -9,19 +9,19 @@ __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLAT
            'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND',
            'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Times', 'Ablation',
            'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of',
-           'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs', 'run_jobs', 'write_manifests',
-           'read_train_log', 'read_stage_meta', 'read_rows', 'main_table_rows', 'main_table_markdown',
-           'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves',
-           'overhead_rows', 'overhead_markdown', 'diversity_rows', 'diversity_markdown', 'write_main_curves',
-           'ablation_rows', 'ablation_markdown', 'plot_ablation', 'write_ablation', 'default_root', 'profile_stages',
-           'reproduce', 'stage_seconds', 'stage_plan', 'plan_markdown', 'reproduce_main', 'recipe', 'recipes',
-           'write_recipes']
+           'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs', 'run_jobs', 'settings_diff',
+           'write_manifests', 'read_train_log', 'read_stage_meta', 'read_rows', 'main_table_rows',
+           'main_table_markdown', 'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves',
+           'moving_average', 'plot_main_curves', 'overhead_rows', 'overhead_markdown', 'diversity_rows',
+           'diversity_markdown', 'write_main_curves', 'ablation_rows', 'ablation_markdown', 'plot_ablation',
+           'write_ablation', 'default_root', 'profile_stages', 'reproduce', 'stage_seconds', 'stage_plan',
+           'plan_markdown', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
 import argparse, csv, functools, json, math, os, sys, time
 from dataclasses import dataclass, field
 from pathlib import Path
-from .config import ConfigError, TASK_PROTOCOL, protocol_config, apply_overrides, list_configs, load_config
+from .config import ConfigError, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config, apply_overrides, list_configs, load_config
 from .protocol import ARM_METHODS, arm_overrides, arm_of, arm_config, rl_step_passes, mean_ci, paired_diff, study_seeds
 
 # %% ../nbs/20_reproduce.ipynb #a7589401
@@ -287,15 +287,32 @@ def _finite_json(x):
     if isinstance(x, (list, tuple)): return [_finite_json(v) for v in x]
     return x
 
-def _manifest(job): return _finite_json(json.loads(json.dumps(dict(task=job.task, seed=job.seed, overrides=dict(job.overrides)))))
+def _as_json(d): return _finite_json(json.loads(json.dumps(d)))
+def _manifest(job): return _as_json(dict(task=job.task, seed=job.seed, overrides=dict(job.overrides)))
+def _protocol_manifest(task): return _as_json({**PROTOCOL_TINY, **TASK_PROTOCOL.get(task, {})})
 
+
+# %% ../nbs/20_reproduce.ipynb #cefc5df2
+def _flat(d, pre=''):
+    "A nested dict as {'a.b': value}."
+    return {k2: v2 for k, v in d.items() for k2, v2 in (_flat(v, f'{pre}{k}.').items() if isinstance(v, dict) else [(f'{pre}{k}', v)])}
+
+def settings_diff(old, new) -> str:
+    "The settings that differ between two manifests, as 'key: old -> new' ('-' where one lacks the key)."
+    a, b = _flat(old), _flat(new)
+    return ', '.join(f"{k}: {a.get(k, '-')} -> {b.get(k, '-')}" for k in sorted(a.keys() | b.keys()) if a.get(k, '-') != b.get(k, '-'))
+
+
+# %% ../nbs/20_reproduce.ipynb #69d97664
 def write_manifests(jobs):
-    "Write `cell.json` into every stage directory of `jobs`; a `ConfigError` if one there records other settings."
-    for j in {j.out: j for j in jobs}.values():
-        p, m = Path(j.out) / 'cell.json', _manifest(j)
-        if p.exists() and _finite_json(json.loads(p.read_text())) != m:          # a file of older code may hold Infinity
-            raise ConfigError(f"{p.parent} holds runs made with other settings ({p.read_text().strip()}): pass a new --root, or remove it")
-        p.parent.mkdir(parents=True, exist_ok=True); p.write_text(json.dumps(m, indent=1, allow_nan=False))
+    "Write `protocol.json` into each task directory and `cell.json` into each stage directory of `jobs`; a `ConfigError`, before writing anything, if one there records other settings."
+    files = {Path(j.out).parent.parent / 'protocol.json': _protocol_manifest(j.task) for j in jobs}    # <root>/<task>/seed<s>/<cell>
+    files.update({Path(j.out) / 'cell.json': _manifest(j) for j in jobs})
+    for p, m in files.items():
+        old = _finite_json(json.loads(p.read_text())) if p.exists() else m     # a file of older code may hold Infinity
+        if old != m: raise ConfigError(f"{p.parent} holds runs made with other settings ({settings_diff(old, m)}): pass a new --root, or remove it")
+    for p, m in files.items(): p.parent.mkdir(parents=True, exist_ok=True); p.write_text(json.dumps(m, indent=1, allow_nan=False))
+
 
 # %% ../nbs/20_reproduce.ipynb #847be8a9
 def read_train_log(job) -> list:
