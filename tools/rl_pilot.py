@@ -122,7 +122,7 @@ def main(argv=None):
     if not a.report:
         from daca_grpo.reproduce import run_jobs, write_manifests
         jobs = pilot_jobs(a.task, a.seed, a.root)
-        write_manifests(jobs)                              # cell.json: the setting's overrides; a changed grid refuses to reuse a directory
+        write_manifests(jobs)    # protocol.json (the protocol) and cell.json (the setting's overrides): a changed grid refuses to reuse a directory
         res = run_jobs(jobs, workers=a.workers)
         if res['failed']: print('failed:', res['failed'], file=sys.stderr)
     report(a.task, a.seed, a.root)
