@@ -41,14 +41,7 @@ def _namespaces(spec):
         for flags, name in ((NEWPID | NEWNET, 'pid+net'), (NEWUSER | NEWPID | NEWNET, 'user+pid+net'), (NEWNET, 'net'), (NEWUSER | NEWNET, 'user+net')):
             if unshare(flags) == 0: iso = name; break
     except Exception: pass
-    if 'pid' in iso:
-        pid = os.fork()
-        if pid:   # outer process: wait for pid 1 of the new namespace, relay its status
-            while True:
-                try: st = os.waitpid(pid, 0)[1]; break
-                except InterruptedError: continue
-            code = os.waitstatus_to_exitcode(st)
-            os._exit(code if code >= 0 else 128 - code)
+    if 'pid' in iso: _fork_and_wait()   # the child is pid 1 of the new namespace; the outer process waits and relays its status
     return iso
 '''
 
@@ -157,6 +150,29 @@ def _drop(spec):
         os.write(2, b'sandbox: could not drop privileges\n'); os._exit(70)
 '''
 
+# %% ../nbs/tasks/00_sandbox.ipynb #c89bd770
+_D_PARENT = r'''
+def _die_with_parent(parent=None):
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)   # PR_SET_PDEATHSIG, SIGKILL
+    except Exception: pass
+    if parent is not None and os.getppid() != parent: os._exit(137)   # the parent ended before the signal was armed
+
+def _fork_and_wait():
+    "Fork; the parent waits for the child and leaves with its status (128 + n for signal n). Returns in the child only."
+    pid = os.fork()
+    if pid == 0: return
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    os._exit(code if code >= 0 else 128 - code)
+
+def _supervisor(spec):
+    "Before the uid change: re-arm the parent-death signal, and fork if the uid will change; the parent waits, the child goes on."
+    _die_with_parent()
+    if spec['uid'] is not None and os.getuid() == 0: _fork_and_wait()
+'''
+
+
 # %% ../nbs/tasks/00_sandbox.ipynb #02a1bf89
 _D_ENCODE = r'''
 def _encode(v, depth=0):
@@ -190,9 +206,12 @@ def _main():
     nonce, rep_fd, write, _exit = spec['nonce'], spec['rep_fd'], os.write, os._exit
     import traceback, linecache
     def report(*words): write(rep_fd, (' '.join([nonce, *map(str, words)]) + '\n').encode())
+    _die_with_parent(spec['parent'])
     _limits(spec)
     iso = _namespaces(spec)
+    _supervisor(spec)
     _drop(spec)
+    _die_with_parent()   # the program's own: harmless where the supervisor's death already ends it
     if spec['nproc']:
         try: resource.setrlimit(resource.RLIMIT_NPROC, (spec['nproc'], spec['nproc']))
         except (ValueError, OSError): pass
@@ -232,7 +251,7 @@ def _main():
 '''
 
 # %% ../nbs/tasks/00_sandbox.ipynb #f96afdd0
-DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_RETURNS, _D_PRIVS, _D_ENCODE, _D_MAIN, '_main()\n'])
+DRIVER = '\n'.join([_D_HEAD, _D_LIMITS, _D_NAMESPACES, _D_GUARD, _D_RETURNS, _D_PRIVS, _D_PARENT, _D_ENCODE, _D_MAIN, '_main()\n'])
 
 # %% ../nbs/tasks/00_sandbox.ipynb #f1b0b989
 STATUSES = ('passed', 'failed', 'timeout', 'killed', 'error')
@@ -623,7 +642,8 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
                         tests=[{'expr': t.expr} if isinstance(t, Check) else {'src': t} for t in tests],   # never the expected values
                         namespaces=namespaces and mode == 'fallback', check_returns=bool(check_returns), cpu=cpu_s,
                         memory=int(memory_mb * 2**20) if memory_mb else None,
-                        fsize=int(fsize_mb * 2**20) if fsize_mb is not None else None, nproc=nproc, nofile=nofile)
+                        fsize=int(fsize_mb * 2**20) if fsize_mb is not None else None, nproc=nproc, nofile=nofile,
+                        parent=os.getpid() if mode == 'fallback' else None)   # under bwrap the driver's parent is bwrap
             fin.write(json.dumps(spec).encode('utf-8', 'surrogatepass')); fin.seek(0)
             proc, iso = _start(mode, sup, uid, work, {'PATH': os.defpath, **(env or {})}, weaken, (fin, fout, ferr, frep))
             timed_out, cpu = _wait(proc, timeout)
