@@ -150,7 +150,7 @@ def _drop(spec):
         os.write(2, b'sandbox: could not drop privileges\n'); os._exit(70)
 '''
 
-# %% ../nbs/tasks/00_sandbox.ipynb #c89bd770
+# %% ../nbs/tasks/00_sandbox.ipynb #10236e48
 _D_PARENT = r'''
 def _die_with_parent(parent=None):
     try:
