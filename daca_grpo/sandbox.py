@@ -152,23 +152,28 @@ def _drop(spec):
 
 # %% ../nbs/tasks/00_sandbox.ipynb #10236e48
 _D_PARENT = r'''
-def _die_with_parent(parent=None):
+def _die_with_parent(lifeline=None):
+    "Arm the parent-death signal; `lifeline`: a pipe whose write end only the parent holds; end at once if it is closed already."
     try:
         import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)   # PR_SET_PDEATHSIG, SIGKILL
     except Exception: pass
-    if parent is not None and os.getppid() != parent: os._exit(137)   # the parent ended before the signal was armed
+    if lifeline is None: return
+    import select
+    if select.select([lifeline], [], [], 0)[0]: os._exit(137)   # end of file: the parent ended before the signal was armed
+    os.close(lifeline)
 
 def _fork_and_wait():
-    "Fork; the parent waits for the child and leaves with its status (128 + n for signal n). Returns in the child only."
+    "Fork; the parent waits for the child and leaves with its status (128 + n for signal n). Returns in the child only, armed."
+    r, w = os.pipe()
     pid = os.fork()
-    if pid == 0: return
+    if pid == 0: os.close(w); _die_with_parent(r); return
+    os.close(r)
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     os._exit(code if code >= 0 else 128 - code)
 
 def _supervisor(spec):
-    "Before the uid change: re-arm the parent-death signal, and fork if the uid will change; the parent waits, the child goes on."
-    _die_with_parent()
+    "Before the uid change: fork if the uid will change; the parent (root) waits, the child goes on, its parent-death signal armed."
     if spec['uid'] is not None and os.getuid() == 0: _fork_and_wait()
 '''
 
@@ -206,7 +211,7 @@ def _main():
     nonce, rep_fd, write, _exit = spec['nonce'], spec['rep_fd'], os.write, os._exit
     import traceback, linecache
     def report(*words): write(rep_fd, (' '.join([nonce, *map(str, words)]) + '\n').encode())
-    _die_with_parent(spec['parent'])
+    _die_with_parent(spec['lifeline'])   # the caller holds the write end until it has reaped us
     _limits(spec)
     iso = _namespaces(spec)
     _supervisor(spec)
@@ -601,16 +606,16 @@ def _wait(proc, timeout):
 
 
 # %% ../nbs/tasks/00_sandbox.ipynb #7c2e9c10
-def _start(mode, sup, uid, work, env, weaken, files):
+def _start(mode, sup, uid, work, env, weaken, files, lifeline):
     "Start the child (bwrap, or the fallback's plain interpreter); returns (Popen, isolation description or None)."
     fin, fout, ferr, frep = files
     if mode == 'fallback':
         if uid is not None: os.chown(work, uid, uid)
         proc = subprocess.Popen([_interpreter()[0], '-I', '-X', 'utf8', '-c', DRIVER], cwd=work, stdin=fin, stdout=fout, stderr=ferr,
-                                pass_fds=(frep.fileno(),), env=env, start_new_session=True)
+                                pass_fds=(frep.fileno(), lifeline), env=env, start_new_session=True)
         return proc, None
     exe, roots, masks = _interpreter()
-    bpf, r_fd, fds = (None if 'seccomp' in weaken else seccomp_filter()), None, [frep.fileno()]
+    bpf, r_fd, fds = (None if 'seccomp' in weaken else seccomp_filter()), None, [frep.fileno(), lifeline]
     if bpf: r_fd, w_fd = os.pipe(); os.write(w_fd, bpf); os.close(w_fd); fds.append(r_fd)   # 8 bytes an instruction: fits the pipe
     argv = _bwrap_argv(sup['bwrap'], exe, roots, masks, {k: v for k, v in env.items() if k != 'PATH'}, r_fd, weaken, sup['size'])
     try: proc = subprocess.Popen(argv + [DRIVER], cwd='/', stdin=fin, stdout=fout, stderr=ferr, pass_fds=fds, env={}, start_new_session=True)
@@ -638,15 +643,20 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         uid = None if 'uid' in weaken else sup['uid'] if mode == 'bwrap' else sup['fallback_uid']
         with tempfile.TemporaryDirectory(prefix='daca_sandbox_') as work, tempfile.TemporaryFile() as fin, \
              tempfile.TemporaryFile() as fout, tempfile.TemporaryFile() as ferr, tempfile.TemporaryFile() as frep:
-            spec = dict(nonce=nonce, rep_fd=frep.fileno(), code=str(code), setup=str(setup or ''), guard=guard, uid=uid,
-                        tests=[{'expr': t.expr} if isinstance(t, Check) else {'src': t} for t in tests],   # never the expected values
-                        namespaces=namespaces and mode == 'fallback', check_returns=bool(check_returns), cpu=cpu_s,
-                        memory=int(memory_mb * 2**20) if memory_mb else None,
-                        fsize=int(fsize_mb * 2**20) if fsize_mb is not None else None, nproc=nproc, nofile=nofile,
-                        parent=os.getpid() if mode == 'fallback' else None)   # under bwrap the driver's parent is bwrap
-            fin.write(json.dumps(spec).encode('utf-8', 'surrogatepass')); fin.seek(0)
-            proc, iso = _start(mode, sup, uid, work, {'PATH': os.defpath, **(env or {})}, weaken, (fin, fout, ferr, frep))
-            timed_out, cpu = _wait(proc, timeout)
+            life_r, life_w = os.pipe()   # the lifeline: the driver reads end of file from it once we are gone
+            try:
+                spec = dict(nonce=nonce, rep_fd=frep.fileno(), code=str(code), setup=str(setup or ''), guard=guard, uid=uid,
+                            tests=[{'expr': t.expr} if isinstance(t, Check) else {'src': t} for t in tests],   # never the expected values
+                            namespaces=namespaces and mode == 'fallback', check_returns=bool(check_returns), cpu=cpu_s,
+                            memory=int(memory_mb * 2**20) if memory_mb else None,
+                            fsize=int(fsize_mb * 2**20) if fsize_mb is not None else None, nproc=nproc, nofile=nofile, lifeline=life_r)
+                fin.write(json.dumps(spec).encode('utf-8', 'surrogatepass')); fin.seek(0)
+                proc, iso = _start(mode, sup, uid, work, {'PATH': os.defpath, **(env or {})}, weaken, (fin, fout, ferr, frep), life_r)
+                os.close(life_r); life_r = None
+                timed_out, cpu = _wait(proc, timeout)
+            finally:   # the write end lives until the child is reaped: its end of file tells the driver that we died
+                for fd in (life_r, life_w):
+                    if fd is not None: os.close(fd)
             res = _classify(proc.returncode, timed_out, _read(frep, 1 << 20)[0], nonce, tests, cpu, cpu_s)
             res.isolation = iso or f'fallback:{res.isolation or "none"},uid={uid if uid is not None else os.geteuid()}'
             (res.stdout, t1), (res.stderr, t2) = _read(fout, max_output), _read(ferr, max_output)
