@@ -1,8 +1,12 @@
 #!/usr/bin/env python
 """One-GPU benchmark of the DACA-GRPO pipeline at LLaDA-8B-Instruct's shape (issues 12 and 15).
 
-A `TinyDLLM` with LLaDA-8B's dimensions (hidden 4096, 32 layers, 32 heads, SwiGLU 12288, vocab 126464; random
-weights, SDPA attention) is timed, with warm-ups and `torch.cuda.synchronize`, on:
+A model with LLaDA-8B's dimensions (hidden 4096, 32 layers, 32 heads, SwiGLU 12288, vocab 126464; random
+weights, SDPA attention) is timed, with warm-ups and `torch.cuda.synchronize`, on the parts below. `--model` picks the
+implementation: `tiny` (default) is `TinyDLLM` at that shape; `llada` is the library's native `LLaDAModelLM`
+(daca_grpo.real_models) with LLaDA-8B-Instruct's config; `dream` is the native `DreamModel` with Dream-v0-7B's config
+(hidden 3584, 28 layers, 28 query / 4 key-value heads, SwiGLU 18944, vocab 152064; the FLOP formulas of daca_grpo.perf
+count k and v as full-width, so Dream's MFU is slightly overstated). `--shape tiny` shrinks each to a CPU-sized model.
 
   matmul      a bf16 matrix-product peak (8192^3), the denominator of every MFU below
   rollout     `daca_grpo.sampler.generate` at the paper's settings (prompt 200, gen 256, 128 steps, block 32, batch 6,
@@ -18,6 +22,8 @@ Each part records its numbers or its error string in `OUT/gpu_bench.json`; parts
 (default 450 s) is near. No network is used. Run from anywhere:
 
     python benchmarks/gpu.py --out OUT                                # the H200 run: LLaDA-8B shape, cuda, bf16
+    python benchmarks/gpu.py --model llada --out OUT                  # the same with the native LLaDA (LoRA on d1's targets)
+    OMP_NUM_THREADS=1 python benchmarks/gpu.py --model dream --shape tiny --device cpu --dtype fp32 --out /tmp/gpub
     OMP_NUM_THREADS=1 python benchmarks/gpu.py --shape tiny --device cpu --dtype fp32 --out /tmp/gpub   # a CPU check
 """
 import argparse, gc, json, os, platform, socket, sys, time, traceback
@@ -34,7 +40,15 @@ SHAPES = {  # TinyDLLMConfig kwargs; llada8b: GSAI-ML/LLaDA-8B-Instruct config.j
     'tiny': dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=352, vocab_size=512)}
 PAPER = dict(prompt_len=200, gen_length=256, steps=128, block_length=32, batch=6)   # d1 train.yaml; batch = per-device 6
 DTYPES = {'bf16': torch.bfloat16, 'fp32': torch.float32}
-LORA = dict(r=128, lora_alpha=64, lora_dropout=0.05, target_modules=['q_proj', 'k_proj', 'v_proj'])   # d1 train.yaml
+NATIVE = {  # --model llada | dream: the published configs (GSAI-ML/LLaDA-8B-Instruct, Dream-org/Dream-v0-Instruct-7B) and a CPU size
+    'llada': {'llada8b': dict(d_model=4096, n_layers=32, n_heads=32, n_kv_heads=32, mlp_hidden_size=12288, vocab_size=126464,
+                              embedding_size=126464, max_sequence_length=4096),
+              'tiny': dict(d_model=128, n_layers=2, n_heads=4, mlp_hidden_size=352, vocab_size=126464, embedding_size=126464)},
+    'dream': {'llada8b': dict(hidden_size=3584, num_hidden_layers=28, num_attention_heads=28, num_key_value_heads=4,
+                              intermediate_size=18944, vocab_size=152064),
+              'tiny': dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, intermediate_size=352,
+                           vocab_size=152064)}}
+LORA = dict(r=128, lora_alpha=64, lora_dropout=0.05, target_modules=['q_proj', 'k_proj', 'v_proj'])   # d1 train.yaml; --model llada: + up_proj (lora_model)
 FIRST_ID = 6   # random token ids start above TinyDLLM's special ids (pad 0, eos 1, eot 2, mask 3, bos 5)
 
 
@@ -92,7 +106,8 @@ def part(name):
 
 def meta(b):
     import transformers, accelerate
-    m = {'argv': sys.argv, 'shape': b.args.shape, 'model': SHAPES[b.args.shape], 'settings': b.S, 'device': str(b.dev),
+    m = {'argv': sys.argv, 'shape': b.args.shape, 'implementation': b.args.model,
+         'model': SHAPES[b.args.shape] if b.args.model == 'tiny' else NATIVE[b.args.model][b.args.shape], 'settings': b.S, 'device': str(b.dev),
          'dtype': b.args.dtype, 'torch': torch.__version__, 'transformers': transformers.__version__,
          'accelerate': accelerate.__version__, 'python': platform.python_version(), 'torch_threads': torch.get_num_threads(),
          'OMP_NUM_THREADS': os.environ.get('OMP_NUM_THREADS'), 'budget_s': b.args.budget,
@@ -108,10 +123,14 @@ def meta(b):
 
 
 def build_model(b):
-    "A randomly initialised TinyDLLM of the chosen shape, built directly on the device in the chosen dtype."
+    "A randomly initialised model (`--model`) of the chosen shape, built directly on the device in the chosen dtype."
     from daca_grpo.model import TinyDLLM, TinyDLLMConfig
-    cfg = TinyDLLMConfig(**SHAPES[b.args.shape], max_position_embeddings=max(1024, b.S['prompt_len'] + b.S['gen_length']))
-    with torch.device(b.dev): model = TinyDLLM(cfg)      # float32 first (LLaDA-8B: 32 GB), then cast
+    from daca_grpo.real_models import LLaDAConfig, LLaDAModelLM, DreamConfig, DreamModel
+    if b.args.model == 'tiny':
+        cls, cfg = TinyDLLM, TinyDLLMConfig(**SHAPES[b.args.shape], max_position_embeddings=max(1024, b.S['prompt_len'] + b.S['gen_length']))
+    elif b.args.model == 'llada': cls, cfg = LLaDAModelLM, LLaDAConfig(**NATIVE['llada'][b.args.shape])
+    else: cls, cfg = DreamModel, DreamConfig(**NATIVE['dream'][b.args.shape])
+    with torch.device(b.dev): model = cls(cfg)           # float32 first (LLaDA-8B: 32 GB), then cast
     model = model.to(b.dtype).eval().requires_grad_(False)
     b.mem_reset()
     return model
@@ -121,8 +140,9 @@ def synthetic_batch(b, vocab):
     "Prompt ids [B, P], an all-ones prompt mask and completion ids [B, L] (random tokens, no padding)."
     g = torch.Generator().manual_seed(0)
     B, P, L = b.S['batch'], b.S['prompt_len'], b.S['gen_length']
-    pid = torch.randint(FIRST_ID, vocab, (B, P), generator=g).to(b.dev)
-    cid = torch.randint(FIRST_ID, vocab, (B, L), generator=g).to(b.dev)
+    top = min(vocab, 126000)     # below LLaDA's and Dream's special ids ([MASK] 126336 / 151666), so no prompt holds a [MASK]
+    pid = torch.randint(FIRST_ID, top, (B, P), generator=g).to(b.dev)
+    cid = torch.randint(FIRST_ID, top, (B, L), generator=g).to(b.dev)
     return pid, torch.ones_like(pid), cid
 
 
@@ -208,7 +228,10 @@ def bench_estimators(b, model):
 
 
 def lora_model(model):
+    "LoRA on d1's targets: q, k, v for the tiny and Dream models; q, k, v and up_proj for LLaDA (what d1's list matches there)."
     from peft import LoraConfig, get_peft_model
+    from daca_grpo.adapters import adapter_for
+    if getattr(model.config, 'model_type', '') == 'llada': LORA['target_modules'] = list(adapter_for(model).lora_target_modules)
     return get_peft_model(model, LoraConfig(**LORA))
 
 
@@ -337,6 +360,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--out', required=True, help='folder for gpu_bench.json')
     p.add_argument('--shape', choices=tuple(SHAPES), default='llada8b')
+    p.add_argument('--model', choices=('tiny', 'llada', 'dream'), default='tiny', help='TinyDLLM at the shape, or the native LLaDA / Dream')
     p.add_argument('--device', choices=('cuda', 'cpu'), default='cuda')
     p.add_argument('--dtype', choices=tuple(DTYPES), default='bf16')
     p.add_argument('--budget', type=float, default=450.0, help='seconds after which remaining parts are skipped')

@@ -256,8 +256,8 @@ def _plan_tokenizer(cfg):
     if path is None: return build_tokenizer(), 'built-in'
     check_model_path(path, 'model.init_from' if cfg.model.init_from else 'model.path')
     try:
-        from transformers import AutoTokenizer
-        return AutoTokenizer.from_pretrained(path, local_files_only=True, trust_remote_code=cfg.model.trust_remote_code), str(path)
+        from daca_grpo.tokenizer import load_dllm_tokenizer
+        return load_dllm_tokenizer(path, remote_code=cfg.model.trust_remote_code), str(path)
     except (OSError, ValueError):
         return build_tokenizer(), f"built-in ({path} is not available offline: prompt lengths are not the model's)"
 

@@ -33,7 +33,7 @@ class ModelConfig:
     lora_target_modules: Optional[list[str]] = None  # None = the adapter's default (q/k/v projections)
     load_in_4bit: bool = False               # d1 train.yaml load_in_4bit: true (QLoRA; needs bitsandbytes and a GPU)
     gradient_checkpointing: bool = False     # d1 train.yaml gradient_checkpointing: false
-    trust_remote_code: bool = True           # LLaDA and Dream ship their modelling code with the weights
+    trust_remote_code: bool = False          # False: LLaDA and Dream run daca_grpo's own implementation (01a); True: the checkpoint's own code
 
 # %% ../nbs/07_config.ipynb #23c5626d
 TASKS = ('gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
@@ -598,7 +598,8 @@ def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_g
         name=f'd1_{task}_{method}', seed=42,                                       # train.yaml seed: 42
         model=ModelConfig(path=model_path, finetune='lora', dtype='bfloat16',     # use_peft: true, torch_dtype: bfloat16
                           lora_r=128, lora_alpha=64, lora_dropout=0.05,           # train.yaml lora_r / lora_alpha / lora_dropout
-                          load_in_4bit=True, gradient_checkpointing=False),       # train.yaml load_in_4bit: true, gradient_checkpointing: false
+                          load_in_4bit=True, gradient_checkpointing=False,        # train.yaml load_in_4bit: true, gradient_checkpointing: false
+                          lora_target_modules=['q_proj', 'k_proj', 'v_proj', 'up_proj']),  # d1's list (q, k, v, gate, up, down) as it matches LLaDA's module names
         data=DataConfig(task=task, eval_size=D1_EVAL_SIZE.get(task), d1_compat=task in D1_MAX_STEPS, max_prompt_length=200),  # train.yaml max_prompt_length: 200
         sampler=SamplerConfig(gen_length=256, steps=128, block_length=32,        # max_completion_length 256, diffusion_steps 128, block_length 32
                               temperature=0.9, remasking='low_confidence'),       # DiffuGRPOConfig temperature 0.9; remasking: low_confidence

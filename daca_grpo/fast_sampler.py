@@ -9,7 +9,7 @@ __all__ = ['CACHE_MODES', 'supports_cache', 'check_fast_args', 'step_logits', 'c
 import math
 import torch
 from tqdm.auto import tqdm
-from .adapters import adapter_for, completion_logits, forward_kwargs, DLLMAdapter
+from .adapters import adapter_for, completion_logits, context_length, forward_kwargs, DLLMAdapter
 from .model import DLLMCache
 from .sampler import (Rollout, Trajectory, check_generate_args, gumbel_proposals, proposal_confidence, proposal_logits,
                                top_k_mask, transfer_schedule)
@@ -33,22 +33,25 @@ def check_fast_args(model, adapter, cache, threshold, remasking):
     if not supports_cache(model):
         raise ValueError(f"cache={cache!r}: {type(model).__name__} does not implement the dLLM cache interface "
                          "(forward(..., dllm_cache=, cache_span=), see daca_grpo.fast_sampler); use cache='none'")
-    if adapter.shifted_logits or adapter.attention_format != 'padding':
-        raise ValueError(f"cache={cache!r} supports unshifted models with a [B, T] padding mask (LLaDA, tiny), not {adapter.name}; use cache='none'")
+    if adapter.attention_format != 'padding':
+        raise ValueError(f"cache={cache!r} needs a model that takes a [B, T] padding mask (daca_grpo's LLaDA, Dream and tiny models), "
+                         f"not {adapter.name} with attention_format={adapter.attention_format!r} (the official Dream code); use cache='none'")
 
 # %% ../nbs/14_fast_sampler.ipynb #514a193c
 def _model_logits(adapter, model, ids, att, keep, **cache_kw):
-    "Logits of the last `keep` positions of `ids`, through the cache interface."
+    "Logits predicting the last `keep` tokens of `ids`, through the cache interface (a shifted model reads one more row, to their left)."
     kw = forward_kwargs(adapter, att)          # a cached model has the [B, T] padding format: the key mask, or nothing
-    if adapter.accepts_logits_to_keep: return model(ids, logits_to_keep=keep, **kw, **cache_kw).logits
-    return model(ids, **kw, **cache_kw).logits[:, -keep:]
+    rows = keep + adapter.shifted_logits
+    out = (model(ids, logits_to_keep=rows, **kw, **cache_kw).logits if adapter.accepts_logits_to_keep
+           else model(ids, **kw, **cache_kw).logits[:, -rows:])
+    return out[:, :-1] if adapter.shifted_logits else out    # shifted: the last row predicts the token after `ids`
 
 def step_logits(adapter, model, x, att, P, L, lo, hi, cache, kv, refresh, prev):
     "Completion logits [B, L, V] of one step; `prev` is the block's previous step's (reused and updated in place)."
     if cache == 'none': return completion_logits(adapter, model, x, att, L)
     if refresh: return _model_logits(adapter, model, x, att, L, dllm_cache=kv)
-    end = P + (L if cache == 'prefix' else hi)
-    prev[:, lo:end - P] = _model_logits(adapter, model, x[:, P + lo:end], att, end - P - lo, dllm_cache=kv, cache_span=(P + lo, end))
+    end, start = P + (L if cache == 'prefix' else hi), P + lo - adapter.shifted_logits   # shifted: the row before the block too
+    prev[:, lo:end - P] = _model_logits(adapter, model, x[:, start:end], att, end - P - lo, dllm_cache=kv, cache_span=(start, end))
     return prev
 
 # %% ../nbs/14_fast_sampler.ipynb #7452a85a
@@ -67,7 +70,7 @@ def generate_fast(model, prompt_ids, attention_mask=None, gen_length=256, steps=
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
     check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,
-                        mask_id, getattr(getattr(model, 'config', None), 'max_position_embeddings', None))
+                        mask_id, context_length(model))
     check_fast_args(model, adapter, cache, threshold, remasking)
     B, P, L = *prompt_ids.shape, gen_length
     dev = prompt_ids.device
@@ -96,7 +99,7 @@ def generate_fast(model, prompt_ids, attention_mask=None, gen_length=256, steps=
             inp = x if cfg_scale == 0 else torch.cat([x, torch.cat([torch.full_like(x[:, :P], mask_id), x[:, P:]], 1)])
             raw = step_logits(adapter, model, inp, att, P, L, lo, hi, cache, kv, refresh=s == 0, prev=logits)
             logits, passes = raw, passes + 1
-            positions += P + L if (cache == 'none' or s == 0) else (L if cache == 'prefix' else hi) - lo   # per row
+            positions += P + L if (cache == 'none' or s == 0) else (L if cache == 'prefix' else hi) - lo + adapter.shifted_logits   # per row
             if cfg_scale > 0:
                 cond_l, uncond_l = raw.chunk(2)
                 step_l = uncond_l + (cfg_scale + 1) * (cond_l - uncond_l)

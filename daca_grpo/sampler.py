@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import math
 import torch, torch.nn.functional as F
 from tqdm.auto import tqdm
-from .adapters import adapter_for, completion_logits, completion_mask, DLLMAdapter
+from .adapters import adapter_for, completion_logits, completion_mask, context_length, DLLMAdapter
 
 # %% ../nbs/03_sampler.ipynb #f72b9bb4
 def transfer_schedule(n_masked, steps):
@@ -141,7 +141,7 @@ def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, 
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
     check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,
-                        mask_id, getattr(getattr(model, 'config', None), 'max_position_embeddings', None))
+                        mask_id, context_length(model))
     B, P, L = *prompt_ids.shape, gen_length
     dev = prompt_ids.device
     prompt_mask = torch.ones_like(prompt_ids) if attention_mask is None else attention_mask.to(prompt_ids.dtype)

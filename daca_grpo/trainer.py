@@ -40,7 +40,7 @@ def build_model(cfg: TrainConfig, device=None):
             from transformers import BitsAndBytesConfig
             kw['quantization_config'] = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=_DTYPES[m.dtype],
                                                            bnb_4bit_quant_type='nf4', bnb_4bit_use_double_quant=True)
-        model, tok, _ = load_dllm(m.init_from or m.path, dtype=_DTYPES[m.dtype], trust_remote_code=m.trust_remote_code, **kw)
+        model, tok, _ = load_dllm(m.init_from or m.path, dtype=_DTYPES[m.dtype], remote_code=m.trust_remote_code, **kw)
     model = model.to(_DTYPES[m.dtype]) if not m.load_in_4bit else model
     adapter = adapter_for(model)
     if m.finetune == 'lora':
