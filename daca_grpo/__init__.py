@@ -1,4 +1,6 @@
 __version__ = "0.1.0"
 
-# LLaDA and Dream (model types "llada", "Dream") load with AutoConfig / AutoModel after `import daca_grpo`
-from . import real_models
+# LLaDA and Dream (model types "llada", "Dream") are registered with AutoConfig / AutoModel when transformers is
+# imported (at once if it already is): nbs/01a_real_models.ipynb. `import daca_grpo` itself imports no torch.
+from ._autoregister import install as _install_real_models
+_install_real_models()

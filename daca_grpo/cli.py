@@ -214,7 +214,7 @@ def run_train(cfg, resume=False, progress=True, overwrite=False):
     eval_fn = task_eval_fn(cfg, tok, out_dir=out / 'eval') if (cfg.data.eval_size or cfg.data.eval_size is None) else None
     trainer = GRPOTrainer(cfg, model=model, tokenizer=tok, eval_fn=eval_fn, progress=progress)
     result = _eval_before_rl(cfg, trainer, eval_fn, out, resuming)
-    if trainer.acc.is_main_process: print(f"RL: {cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}, {cfg.optim.max_steps} steps -> {out}")
+    if trainer.acc.is_main_process: print(f"RL: {cfg.method.name}{' + DPS' if cfg.dps.enabled else ''}{' + SML' if cfg.sml.enabled else ''}, {cfg.optim.max_steps} steps -> {out}")
     trainer.train(resume=resume)
     return _finish_run(cfg, trainer, tok, eval_fn, out, result, t0)
 

@@ -8,15 +8,15 @@ __all__ = ['LLADA_PUBLISHED_KEYS', 'rope_cos_sin', 'rotate', 'attend', 'split_he
            'check_dream_config', 'DreamAttention', 'DreamMLP', 'DreamDecoderLayer', 'DreamBaseModel', 'DreamModel',
            'dream_mask_and_positions']
 
-# %% ../nbs/01a_real_models.ipynb #f6385397
+# %% ../nbs/01a_real_models.ipynb #29179ba0
 import math, warnings
 from fastcore.basics import patch
 import torch, torch.nn as nn, torch.nn.functional as F
-from transformers import PretrainedConfig, PreTrainedModel, AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModelForCausalLM
+from transformers import PretrainedConfig, PreTrainedModel, AutoConfig, AutoModel, AutoModelForMaskedLM, AutoModelForCausalLM, GenerationConfig
 from transformers.modeling_outputs import MaskedLMOutput
-from .model import TinyDLLMRMSNorm, DLLMCache, rotate_half, _span_inputs
+from . import model as tiny   # its RMSNorm, rotate_half and cache helpers, read at call time only (01b_autoregister)
 
-# %% ../nbs/01a_real_models.ipynb #e26a17b0
+# %% ../nbs/01a_real_models.ipynb #7aface62
 def rope_cos_sin(position_ids, head_dim, theta):
     "cos, sin [B, 1, T, head_dim] in float32, computed as LLaDA and Dream compute them (float32 inverse frequencies and angles)."
     inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device=position_ids.device).float() / head_dim))  # [head_dim/2]
@@ -24,7 +24,7 @@ def rope_cos_sin(position_ids, head_dim, theta):
     emb = torch.cat([angles, angles], -1)[:, None]                                                        # [B, 1, T, head_dim]
     return emb.cos(), emb.sin()
 
-def rotate(x, cos, sin): return x * cos + rotate_half(x) * sin
+def rotate(x, cos, sin): return x * cos + tiny.rotate_half(x) * sin
 
 # %% ../nbs/01a_real_models.ipynb #f39e8e3b
 def attend(q, k, v, mask):
@@ -54,13 +54,15 @@ def keep_rows(x, logits_to_keep):
     if isinstance(logits_to_keep, int): return x[:, -logits_to_keep:] if logits_to_keep > 0 else x
     return x[:, logits_to_keep]
 
-# %% ../nbs/01a_real_models.ipynb #665fa4e1
+# %% ../nbs/01a_real_models.ipynb #96b232cd
 # keys of LLaDA-8B-Instruct's config.json that this implementation does not read; a config made here carries them with the
 # published values, so that the official code (whose defaults differ: dropout 0.1, for one) reads the same model
 LLADA_PUBLISHED_KEYS = dict(alibi_bias_max=8.0, attention_dropout=0.0, attention_layer_norm_with_affine=True, bias_for_layer_norm=False,
                             embedding_dropout=0.0, flash_attention=False, init_cutoff_factor=None, init_device='meta', init_fn='mitchell',
                             layer_norm_with_affine=True, multi_query_attention=None, precision='amp_bf16', residual_dropout=0.0,
-                            rope_full_precision=True)
+                            rope_full_precision=True,
+                            auto_map={'AutoConfig': 'configuration_llada.LLaDAConfig', 'AutoModelForCausalLM': 'modeling_llada.LLaDAModelLM',
+                                      'AutoModel': 'modeling_llada.LLaDAModelLM'})   # where the official code looks for its files
 
 # %% ../nbs/01a_real_models.ipynb #65fab915
 class LLaDAConfig(PretrainedConfig):
@@ -109,14 +111,14 @@ def check_llada_config(c):
         raise ValueError(f"LLaDA config d_model={c.d_model}, n_heads={c.n_heads}, n_kv_heads={c.kv_heads}: d_model must split into "
                          "n_heads heads of even size, and n_heads must be a multiple of n_kv_heads")
 
-# %% ../nbs/01a_real_models.ipynb #15a09d3a
+# %% ../nbs/01a_real_models.ipynb #e8a583cc
 class LLaDABlock(nn.Module):
     "One LLaDA layer: pre-norm bidirectional attention and a SwiGLU MLP, with LLaDA's parameter names."
     def __init__(self, c):
         super().__init__()
         d, hd, qkv_bias = c.d_model, c.d_model // c.n_heads, c.include_bias or c.include_qkv_bias
         self.n_heads, self.kv_heads, self.head_dim = c.n_heads, c.kv_heads, hd
-        self.attn_norm, self.ff_norm = TinyDLLMRMSNorm(d, c.rms_norm_eps), TinyDLLMRMSNorm(d, c.rms_norm_eps)
+        self.attn_norm, self.ff_norm = tiny.TinyDLLMRMSNorm(d, c.rms_norm_eps), tiny.TinyDLLMRMSNorm(d, c.rms_norm_eps)
         self.q_proj = nn.Linear(d, d, bias=qkv_bias)
         self.k_proj, self.v_proj = nn.Linear(d, c.kv_heads * hd, bias=qkv_bias), nn.Linear(d, c.kv_heads * hd, bias=qkv_bias)
         self.attn_out = nn.Linear(d, d, bias=c.include_bias)
@@ -133,14 +135,14 @@ class LLaDABlock(nn.Module):
         h = self.ff_norm(x)
         return x + self.ff_out(F.silu(self.ff_proj(h)) * self.up_proj(h))   # ff_proj is the gate
 
-# %% ../nbs/01a_real_models.ipynb #48ff51e5
+# %% ../nbs/01a_real_models.ipynb #b688ef2b
 class LLaDAModel(nn.Module):
     "The body: `transformer.{wte, blocks, ln_f, ff_out}`, the layout of LLaDA's checkpoints."
     def __init__(self, c):
         super().__init__()
         self.transformer = nn.ModuleDict(dict(wte=nn.Embedding(c.padded_vocab_size, c.d_model),
                                               blocks=nn.ModuleList(LLaDABlock(c) for _ in range(c.n_layers)),
-                                              ln_f=TinyDLLMRMSNorm(c.d_model, c.rms_norm_eps)))
+                                              ln_f=tiny.TinyDLLMRMSNorm(c.d_model, c.rms_norm_eps)))
         if not c.weight_tying: self.transformer['ff_out'] = nn.Linear(c.d_model, c.padded_vocab_size, bias=c.include_bias)
 
 # %% ../nbs/01a_real_models.ipynb #79c848bb
@@ -159,14 +161,14 @@ class LLaDAModelLM(PreTrainedModel):
         self.gradient_checkpointing = False
         self.post_init()
 
-# %% ../nbs/01a_real_models.ipynb #15a7585a
+# %% ../nbs/01a_real_models.ipynb #3bfa693e
 def _init_dllm_weights(module, std):
     "Normal(0, std) matrices and embeddings, zero biases, unit norms (used only for weights a checkpoint does not provide)."
     with torch.no_grad():
         if isinstance(module, (nn.Linear, nn.Embedding)):
             module.weight.normal_(0.0, std)
             if getattr(module, 'bias', None) is not None: module.bias.zero_()
-        elif isinstance(module, TinyDLLMRMSNorm): module.weight.fill_(1.0)
+        elif isinstance(module, tiny.TinyDLLMRMSNorm): module.weight.fill_(1.0)
 
 def _run_layers(model, layers, x, cos, sin, mask, dllm_cache):
     "Every layer in turn; with gradient checkpointing on in training, each layer's activations are recomputed in backward."
@@ -196,7 +198,7 @@ def set_output_embeddings(self: LLaDAModelLM, value): self.model.transformer.ff_
 @patch
 def _set_gradient_checkpointing(self: LLaDAModelLM, enable=True, *args, **kwargs): self.gradient_checkpointing = enable   # 4.x and 5.x
 
-# %% ../nbs/01a_real_models.ipynb #e667b7c6
+# %% ../nbs/01a_real_models.ipynb #86388c24
 @patch
 def forward(self: LLaDAModelLM, input_ids=None, attention_mask=None, position_ids=None, logits_to_keep=0, dllm_cache=None,
             cache_span=None, inputs_embeds=None, **kwargs):
@@ -208,7 +210,7 @@ def forward(self: LLaDAModelLM, input_ids=None, attention_mask=None, position_id
     B, T = x.shape[:2]
     if cache_span is not None:   # a partial pass over positions start..end-1 of the cached sequence
         if position_ids is None: position_ids = torch.arange(*cache_span, device=x.device)[None].expand(B, -1)
-        position_ids, attention_mask = _span_inputs(input_ids, attention_mask, position_ids, dllm_cache, cache_span)
+        position_ids, attention_mask = tiny._span_inputs(input_ids, attention_mask, position_ids, dllm_cache, cache_span)
     if position_ids is None: position_ids = torch.arange(T, device=x.device)[None].expand(B, -1)   # LLaDA: 0..T-1, padding or not
     cos, sin = rope_cos_sin(position_ids, c.d_model // c.n_heads, c.rope_theta)
     if dllm_cache is not None: dllm_cache.span = cache_span
@@ -217,7 +219,7 @@ def forward(self: LLaDAModelLM, input_ids=None, attention_mask=None, position_id
     logits = F.linear(x, t.wte.weight) if c.weight_tying else t.ff_out(x)
     return MaskedLMOutput(logits=logits / math.sqrt(c.d_model) if c.scale_logits else logits)
 
-# %% ../nbs/01a_real_models.ipynb #13715046
+# %% ../nbs/01a_real_models.ipynb #a73db34c
 class DreamConfig(PretrainedConfig):
     "Dream's `config.json` read as published (Dream-org/Dream-v0-Instruct-7B's keys; also DiffuCoder); defaults are Dream-v0-7B's."
     model_type = 'Dream'
@@ -235,6 +237,7 @@ class DreamConfig(PretrainedConfig):
         if rope_scaling is not None: self.rope_scaling = rope_scaling   # (null in Dream's config; transformers 5 deprecates the key)
         self.use_sliding_window, self.sliding_window, self.max_window_layers = use_sliding_window, sliding_window, max_window_layers
         self.mask_token_id, self.use_cache = mask_token_id, use_cache
+        kwargs.setdefault('auto_map', {'AutoConfig': 'configuration_dream.DreamConfig', 'AutoModel': 'modeling_dream.DreamModel'})  # as published
         super().__init__(tie_word_embeddings=tie_word_embeddings, pad_token_id=pad_token_id, bos_token_id=bos_token_id,
                          eos_token_id=eos_token_id, **kwargs)
         check_dream_config(self)
@@ -252,7 +255,7 @@ def check_dream_config(c):
         raise ValueError(f"Dream config hidden_size={c.hidden_size}, num_attention_heads={c.num_attention_heads}, num_key_value_heads="
                          f"{c.num_key_value_heads}: heads of even size, and query heads a multiple of key/value heads")
 
-# %% ../nbs/01a_real_models.ipynb #6b9c7e79
+# %% ../nbs/01a_real_models.ipynb #073799b5
 class DreamAttention(nn.Module):
     def __init__(self, c):
         super().__init__()
@@ -281,8 +284,8 @@ class DreamDecoderLayer(nn.Module):
     def __init__(self, c):
         super().__init__()
         self.self_attn, self.mlp = DreamAttention(c), DreamMLP(c)
-        self.input_layernorm = TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
-        self.post_attention_layernorm = TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
+        self.input_layernorm = tiny.TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
+        self.post_attention_layernorm = tiny.TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
     def forward(self, x, cos, sin, mask=None, kv_cache=None, layer_idx=0):
         x = x + self.self_attn(self.input_layernorm(x), cos, sin, mask, kv_cache, layer_idx)
         return x + self.mlp(self.post_attention_layernorm(x))
@@ -292,7 +295,7 @@ class DreamBaseModel(nn.Module):
         super().__init__()
         self.embed_tokens = nn.Embedding(c.vocab_size, c.hidden_size, c.pad_token_id)   # padding_idx, as Dream
         self.layers = nn.ModuleList(DreamDecoderLayer(c) for _ in range(c.num_hidden_layers))
-        self.norm = TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
+        self.norm = tiny.TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
 
 # %% ../nbs/01a_real_models.ipynb #d37cdf60
 class DreamModel(PreTrainedModel):
@@ -340,7 +343,17 @@ def set_output_embeddings(self: DreamModel, value): self.lm_head = value
 @patch
 def _set_gradient_checkpointing(self: DreamModel, enable=True, *args, **kwargs): self.gradient_checkpointing = enable
 
-# %% ../nbs/01a_real_models.ipynb #b3925572
+# %% ../nbs/01a_real_models.ipynb #64e962f2
+@patch
+def save_pretrained(self: DreamModel, save_directory, *args, **kwargs):
+    "`PreTrainedModel.save_pretrained`, plus the `generation_config.json` without which the official Dream code refuses to load a folder."
+    PreTrainedModel.save_pretrained(self, save_directory, *args, **kwargs)
+    if kwargs.get('is_main_process', True):
+        c = self.config
+        GenerationConfig(bos_token_id=c.bos_token_id, eos_token_id=c.eos_token_id, pad_token_id=c.pad_token_id,
+                         use_cache=False).save_pretrained(save_directory)
+
+# %% ../nbs/01a_real_models.ipynb #5ac16a9b
 @patch
 def forward(self: DreamModel, input_ids=None, attention_mask=None, position_ids=None, logits_to_keep=0, dllm_cache=None,
             cache_span=None, inputs_embeds=None, num_logits_to_keep=None, **kwargs):
@@ -350,7 +363,7 @@ def forward(self: DreamModel, input_ids=None, attention_mask=None, position_ids=
     x = self.model.embed_tokens(input_ids) if inputs_embeds is None else inputs_embeds
     B, T = x.shape[:2]
     if cache_span is not None:   # the span's rows; positions and keys from the whole cached sequence
-        position_ids, attention_mask = _span_inputs(input_ids, attention_mask, position_ids, dllm_cache, cache_span)
+        position_ids, attention_mask = tiny._span_inputs(input_ids, attention_mask, position_ids, dllm_cache, cache_span)
         mask = key_mask(attention_mask)
     else: mask, position_ids = dream_mask_and_positions(attention_mask, position_ids, B, T, x.device)
     cos, sin = rope_cos_sin(position_ids, c.hidden_size // c.num_attention_heads, c.rope_theta)
@@ -359,7 +372,7 @@ def forward(self: DreamModel, input_ids=None, attention_mask=None, position_ids=
     x = keep_rows(x, num_logits_to_keep or logits_to_keep)   # Dream's own keyword is num_logits_to_keep
     return MaskedLMOutput(logits=F.linear(x, self.model.embed_tokens.weight) if self.lm_head is None else self.lm_head(x))
 
-# %% ../nbs/01a_real_models.ipynb #ddf6df3b
+# %% ../nbs/01a_real_models.ipynb #613835ea
 for _cfg, _model, _autos in ((LLaDAConfig, LLaDAModelLM, (AutoModel, AutoModelForMaskedLM, AutoModelForCausalLM)),   # LLaDA's auto_map has AutoModelForCausalLM
                              (DreamConfig, DreamModel, (AutoModel, AutoModelForMaskedLM))):
     AutoConfig.register(_cfg.model_type, _cfg, exist_ok=True)
