@@ -36,7 +36,7 @@ def shape_of(model_or_config, name=None) -> ModelShape:
 
 # %% ../nbs/15_performance.ipynb #09b467e4
 PROJ_DIMS = {'q_proj': 'hh', 'k_proj': 'hh', 'v_proj': 'hh', 'o_proj': 'hh', 'gate_proj': 'hm', 'up_proj': 'hm', 'down_proj': 'mh'}
-D1_LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj')      # d1 train.yaml lora target modules (the LLaDA adapter's default)
+D1_LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj', 'up_proj')   # what d1's LoRA list (q, k, v, gate, up, down) matches in LLaDA (the LLaDA adapter's default)
 
 def layer_params(s: ModelShape) -> int:
     "Matrix-product weights of one block: q, k, v, o (h x h) and SwiGLU's gate, up, down (h x m)."
