@@ -231,7 +231,7 @@ def lora_model(model):
     "LoRA on d1's targets: q, k, v for the tiny and Dream models; q, k, v and up_proj for LLaDA (what d1's list matches there)."
     from peft import LoraConfig, get_peft_model
     from daca_grpo.adapters import adapter_for
-    if getattr(model.config, 'model_type', '') == 'llada': LORA['target_modules'] = list(adapter_for(model).lora_target_modules)
+    if getattr(model.config, 'model_type', '') == 'llada': LORA.update(target_modules=list(adapter_for(model).lora_target_modules))  # recorded in the json
     return get_peft_model(model, LoraConfig(**LORA))
 
 

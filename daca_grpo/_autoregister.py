@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['register_real_models', 'install']
 
-# %% ../nbs/01b_autoregister.ipynb #c2eae48d
+# %% ../nbs/01b_autoregister.ipynb #89812659
 import sys, importlib.abc, importlib.util
 
 def register_real_models():
@@ -13,14 +13,19 @@ def register_real_models():
     from daca_grpo import real_models  # noqa: F401
 
 class _AfterTransformers(importlib.abc.MetaPathFinder):
-    "Runs `register_real_models` right after the first `import transformers`, once transformers is fully initialised."
+    "Runs `register_real_models` right after `transformers` is imported, once it is fully initialised."
+    searching = False
     def find_spec(self, name, path=None, target=None):
-        if name != 'transformers': return None
-        sys.meta_path.remove(self)                  # once, and never for the imports that registration makes
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.loader is not None:
-            run = spec.loader.exec_module
-            def exec_module(module): run(module); register_real_models()
+        if name != 'transformers' or self.searching: return None
+        self.searching = True                       # the search below must not come back here
+        try: spec = importlib.util.find_spec(name)
+        finally: self.searching = False
+        if spec is not None and spec.loader is not None:   # only a spec that is executed registers: a lookup alone
+            run = spec.loader.exec_module                  # (`is_transformers_available()`) leaves the hook in place
+            def exec_module(module):
+                run(module)
+                if self in sys.meta_path: sys.meta_path.remove(self)
+                register_real_models()
             spec.loader.exec_module = exec_module
         return spec
 

@@ -257,7 +257,7 @@ def _plan_tokenizer(cfg):
     check_model_path(path, 'model.init_from' if cfg.model.init_from else 'model.path')
     try:
         from daca_grpo.tokenizer import load_dllm_tokenizer
-        return load_dllm_tokenizer(path, remote_code=cfg.model.trust_remote_code), str(path)
+        return load_dllm_tokenizer(path, remote_code=cfg.model.trust_remote_code, local_files_only=True), str(path)
     except (OSError, ValueError):
         return build_tokenizer(), f"built-in ({path} is not available offline: prompt lengths are not the model's)"
 

@@ -4,12 +4,12 @@
 
 # %% auto #0
 __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'TINY_MODEL_ARGS', 'PROTOCOL_TASKS', 'D1_MAX_STEPS', 'D1_EVAL_SIZE',
-           'D1_MODEL', 'PROTOCOL_TINY', 'CHAIN_LENGTHS', 'TASK_PROTOCOL', 'PRESETS', 'ModelConfig', 'DataConfig',
-           'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig', 'OptimConfig', 'LogConfig', 'SFTConfig',
-           'ProtocolConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict',
-           'apply_overrides', 'validate', 'save_config', 'tiny_config', 'd1_config', 'protocol_config',
-           'quickstart_config', 'get_preset', 'config_dirs', 'list_configs', 'resolve_config', 'load_config',
-           'check_model_path', 'parse_args', 'describe_config']
+           'D1_MODEL', 'D1_LLADA_LORA_TARGETS', 'PROTOCOL_TINY', 'CHAIN_LENGTHS', 'TASK_PROTOCOL', 'PRESETS',
+           'ModelConfig', 'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig', 'OptimConfig',
+           'LogConfig', 'SFTConfig', 'ProtocolConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict',
+           'config_to_dict', 'apply_overrides', 'validate', 'save_config', 'tiny_config', 'd1_config',
+           'protocol_config', 'quickstart_config', 'get_preset', 'config_dirs', 'list_configs', 'resolve_config',
+           'load_config', 'check_model_path', 'parse_args', 'describe_config']
 
 # %% ../nbs/07_config.ipynb #94b82de9
 import dataclasses, difflib, inspect, os, typing
@@ -30,7 +30,7 @@ class ModelConfig:
     lora_r: int = 128                        # d1 train.yaml lora_r: 128
     lora_alpha: int = 64                     # d1 train.yaml lora_alpha: 64
     lora_dropout: float = 0.05               # d1 train.yaml lora_dropout: 0.05
-    lora_target_modules: Optional[list[str]] = None  # None = the adapter's default (q/k/v projections)
+    lora_target_modules: Optional[list[str]] = None  # None = the adapter's default (LLaDA: d1's q, k, v, up_proj; Dream: q, k, v; tiny: all)
     load_in_4bit: bool = False               # d1 train.yaml load_in_4bit: true (QLoRA; needs bitsandbytes and a GPU)
     gradient_checkpointing: bool = False     # d1 train.yaml gradient_checkpointing: false
     trust_remote_code: bool = False          # False: LLaDA and Dream run daca_grpo's own implementation (01a); True: the checkpoint's own code
@@ -588,6 +588,7 @@ def tiny_config(task='tiny_math', **overrides):
 D1_MAX_STEPS = {'gsm8k': 7700, 'math': 6600, 'countdown': 5000, 'sudoku': 3800}  # d1 paper appendix (see the caveat above)
 D1_EVAL_SIZE = {'sudoku': 256}   # 256 of the 500 Sudoku test puzzles (the paper's protocol); the other test sets are used whole
 D1_MODEL = 'GSAI-ML/LLaDA-8B-Instruct'
+D1_LLADA_LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj', 'up_proj')   # what d1's LoRA list (q, k, v, gate, up, down) matches in LLaDA's module names
 
 # %% ../nbs/07_config.ipynb #1b740aa8
 def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_grpo'):
@@ -599,7 +600,7 @@ def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_g
         model=ModelConfig(path=model_path, finetune='lora', dtype='bfloat16',     # use_peft: true, torch_dtype: bfloat16
                           lora_r=128, lora_alpha=64, lora_dropout=0.05,           # train.yaml lora_r / lora_alpha / lora_dropout
                           load_in_4bit=True, gradient_checkpointing=False,        # train.yaml load_in_4bit: true, gradient_checkpointing: false
-                          lora_target_modules=['q_proj', 'k_proj', 'v_proj', 'up_proj']),  # d1's list (q, k, v, gate, up, down) as it matches LLaDA's module names
+                          lora_target_modules=list(D1_LLADA_LORA_TARGETS)),  # d1's LoRA targets, as they match LLaDA's module names
         data=DataConfig(task=task, eval_size=D1_EVAL_SIZE.get(task), d1_compat=task in D1_MAX_STEPS, max_prompt_length=200),  # train.yaml max_prompt_length: 200
         sampler=SamplerConfig(gen_length=256, steps=128, block_length=32,        # max_completion_length 256, diffusion_steps 128, block_length 32
                               temperature=0.9, remasking='low_confidence'),       # DiffuGRPOConfig temperature 0.9; remasking: low_confidence

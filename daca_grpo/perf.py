@@ -11,7 +11,7 @@ __all__ = ['LLADA_8B', 'PROJ_DIMS', 'D1_LORA_TARGETS', 'CACHES', 'GPU_PEAK_TFLOP
 # %% ../nbs/15_performance.ipynb #c01aa437
 import math
 from dataclasses import dataclass
-from .config import TrainConfig, load_config, apply_overrides, D1_MAX_STEPS
+from .config import TrainConfig, load_config, apply_overrides, D1_MAX_STEPS, D1_LLADA_LORA_TARGETS
 
 # %% ../nbs/15_performance.ipynb #376c86fc
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def shape_of(model_or_config, name=None) -> ModelShape:
 
 # %% ../nbs/15_performance.ipynb #09b467e4
 PROJ_DIMS = {'q_proj': 'hh', 'k_proj': 'hh', 'v_proj': 'hh', 'o_proj': 'hh', 'gate_proj': 'hm', 'up_proj': 'hm', 'down_proj': 'mh'}
-D1_LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj', 'up_proj')   # what d1's LoRA list (q, k, v, gate, up, down) matches in LLaDA (the LLaDA adapter's default)
+D1_LORA_TARGETS = D1_LLADA_LORA_TARGETS   # d1's LoRA list as it matches LLaDA: q, k, v, up_proj (the LLaDA adapter's default)
 
 def layer_params(s: ModelShape) -> int:
     "Matrix-product weights of one block: q, k, v, o (h x h) and SwiGLU's gate, up, down (h x m)."

@@ -82,18 +82,18 @@ def _qwen2_style(path: Path, cfg: dict) -> PreTrainedTokenizerFast:
         return PreTrainedTokenizerFast(tokenizer_file=str(Path(tmp) / 'tokenizer.json'), unk_token=kw.pop('unk_token', None), **kw)
 
 # %% ../nbs/00_tokenizer.ipynb #6bf02c94
-def load_dllm_tokenizer(path, remote_code=False):
+def load_dllm_tokenizer(path, remote_code=False, local_files_only=False):
     "The tokenizer of a dLLM folder or hub name, padding on the left, without running the checkpoint's code unless `remote_code`."
-    if remote_code: tok = AutoTokenizer.from_pretrained(path, trust_remote_code=True)
-    else: tok = _local_tokenizer(_tokenizer_dir(path))
+    if remote_code: tok = AutoTokenizer.from_pretrained(path, trust_remote_code=True, local_files_only=local_files_only)
+    else: tok = _local_tokenizer(_tokenizer_dir(path, local_files_only))
     tok.padding_side = 'left'                                   # prompts are left-padded for the sampler
     return tok
 
-def _tokenizer_dir(path) -> Path:
+def _tokenizer_dir(path, local_files_only=False) -> Path:
     p = Path(path).expanduser()
-    if not p.is_dir() and len(str(path).split('/')) == 2:        # a hub name: fetch only the tokenizer files
+    if not p.is_dir() and len(str(path).split('/')) == 2:        # a hub name: fetch only the tokenizer files (or find them cached)
         from huggingface_hub import snapshot_download
-        p = Path(snapshot_download(str(path), allow_patterns=TOKENIZER_FILES))
+        p = Path(snapshot_download(str(path), allow_patterns=TOKENIZER_FILES, local_files_only=local_files_only))
     if not (p / 'tokenizer_config.json').is_file() or not any((p / f).is_file() for f in ('tokenizer.json', 'vocab.json', 'tokenizer.model')):
         raise FileNotFoundError(f"{p / 'tokenizer_config.json'} (+ tokenizer.json or vocab.json/merges.txt): no tokenizer files in {p}; "
                                 "copy them from the model's hub folder into it")
