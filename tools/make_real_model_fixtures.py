@@ -70,9 +70,9 @@ LLADA_CONFIG = {
 DREAM_CONFIG = {
     'architectures': ['DreamModel'], 'attention_dropout': 0.0,
     'auto_map': {'AutoConfig': 'configuration_dream.DreamConfig', 'AutoModel': 'modeling_dream.DreamModel'},
-    'bos_token_id': 151643, 'eos_token_id': 151643, 'hidden_act': 'silu', 'hidden_size': 16, 'initializer_range': 0.02,
-    'intermediate_size': 48, 'mask_token_id': 151666, 'max_position_embeddings': 512, 'max_window_layers': 2,
-    'model_type': 'Dream', 'num_attention_heads': 4, 'num_hidden_layers': 2, 'num_key_value_heads': 2,
+    'bos_token_id': 151643, 'eos_token_id': 151643, 'hidden_act': 'silu', 'hidden_size': 12, 'initializer_range': 0.02,
+    'intermediate_size': 36, 'mask_token_id': 151666, 'max_position_embeddings': 512, 'max_window_layers': 2,
+    'model_type': 'Dream', 'num_attention_heads': 2, 'num_hidden_layers': 2, 'num_key_value_heads': 1,
     'pad_token_id': 151643, 'rms_norm_eps': 1e-06, 'rope_scaling': None, 'rope_theta': 1000000.0, 'sliding_window': None,
     'tie_word_embeddings': False, 'torch_dtype': 'bfloat16', 'use_cache': False, 'use_sliding_window': False,
     'vocab_size': 152064,
