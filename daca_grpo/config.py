@@ -8,11 +8,11 @@ __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'TINY_MODEL_ARGS', 'PRO
            'ModelConfig', 'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig', 'OptimConfig',
            'LogConfig', 'SFTConfig', 'ProtocolConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict',
            'config_to_dict', 'apply_overrides', 'validate', 'save_config', 'tiny_config', 'd1_config',
-           'protocol_config', 'quickstart_config', 'get_preset', 'config_dirs', 'list_configs', 'resolve_config',
-           'load_config', 'check_model_path', 'parse_args', 'describe_config']
+           'protocol_config', 'quickstart_config', 'get_preset', 'config_dirs', 'list_configs', 'accelerate_config',
+           'resolve_config', 'load_config', 'check_model_path', 'parse_args', 'describe_config']
 
 # %% ../nbs/07_config.ipynb #94b82de9
-import dataclasses, difflib, inspect, os, typing
+import dataclasses, difflib, inspect, math, os, typing
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional, Union, get_args, get_origin, get_type_hints
@@ -244,12 +244,17 @@ def _coerce_int(value, key):
         except ValueError: pass
     raise ConfigError(f"{key}: expected an int, got {value!r}")
 
+def _finite(x, key):
+    if not math.isfinite(x): raise ConfigError(f"{key}={x}: must be a finite number (inf and nan train nothing useful)")
+    return x
+
 def _coerce_float(value, key):
     if isinstance(value, bool): raise ConfigError(f"{key}: expected a float, got the bool {value!r}")
-    if isinstance(value, (int, float)): return float(value)
+    if isinstance(value, (int, float)): return _finite(float(value), key)
     if isinstance(value, str):
-        try: return float(value.strip())
-        except ValueError: pass
+        try: x = float(value.strip())
+        except ValueError: x = None
+        if x is not None: return _finite(x, key)
     raise ConfigError(f"{key}: expected a float, got {value!r}")
 
 # %% ../nbs/07_config.ipynb #12f3d386
@@ -428,7 +433,12 @@ def _run_problems(cfg):
 # %% ../nbs/07_config.ipynb #201ce423
 def _model_problems(cfg):
     m, p = cfg.model, _Problems()
-    if m.path is None: p += _tiny_config_problems(m.tiny)
+    if m.path is None:
+        p += _tiny_config_problems(m.tiny)
+        ctx, room = {**TINY_MODEL_ARGS, **m.tiny}['max_position_embeddings'], cfg.data.max_prompt_length or 1
+        for name, s in (('sampler', cfg.sampler), ('eval_sampler', cfg.eval_sampler)):
+            p.need(not isinstance(ctx, int) or s.gen_length + room <= ctx, f"{name}.gen_length={s.gen_length} plus a prompt of {room} "
+                   f"token(s) exceeds the tiny model's positions (model.tiny.max_position_embeddings={ctx}): shorten it or raise that")
     if m.finetune == 'lora':
         p.need(m.lora_r >= 1, f"model.lora_r={m.lora_r} must be >= 1 (d1: 128)")
         p.need(m.lora_alpha > 0, f"model.lora_alpha={m.lora_alpha} must be > 0 (d1: 64)")
@@ -666,9 +676,18 @@ def config_dirs() -> list:
     except NameError: here = Path.cwd().resolve()
     return [d for d in (here / 'configs', here.parent / 'configs') if d.is_dir()]
 
-def list_configs() -> list:
-    "Names of the shipped training configs (relative to `config_dirs()`), e.g. 'd1/gsm8k_diffu_grpo_dps.yaml'."
-    return sorted({str(q.relative_to(d)) for d in config_dirs() for q in d.rglob('*.yaml') if q.relative_to(d).parts[0] != 'accelerate'})
+def list_configs(kind='train') -> list:
+    "Names of the shipped configs (relative to `config_dirs()`): training runs ('d1/gsm8k_diffu_grpo_dps.yaml') or `kind='accelerate'` launchers ('accelerate/zero2.yaml')."
+    return sorted({str(q.relative_to(d)) for d in config_dirs() for q in d.rglob('*.yaml') if (q.relative_to(d).parts[0] == 'accelerate') == (kind == 'accelerate')})
+
+def accelerate_config(name) -> Path:
+    "The shipped `accelerate launch` config `name` ('zero2', 'accelerate/zero2' or 'accelerate/zero2.yaml'), or a path to one."
+    if Path(str(name)).expanduser().is_file(): return Path(str(name)).expanduser()
+    stem = Path(str(name)).stem
+    for d in config_dirs():
+        if (d / 'accelerate' / f'{stem}.yaml').is_file(): return d / 'accelerate' / f'{stem}.yaml'
+    names = [Path(n).stem for n in list_configs('accelerate')]
+    raise ConfigError(f"--launch {name}: no such accelerate config.{_suggest(stem, names)} Shipped: {', '.join(names)} (or a path to a YAML file)")
 
 def resolve_config(path) -> Path:
     "`path` if it is a file, else the shipped config of that name; a `ConfigError` with the closest names otherwise."
@@ -676,18 +695,21 @@ def resolve_config(path) -> Path:
     if p.is_file(): return p
     for d in config_dirs():
         if (d / path).is_file(): return d / path
+    if str(path).split('.')[0] in {f.name for f in fields(TrainConfig)} and not str(path).endswith(('.yaml', '.yml')):
+        raise ConfigError(f"{path}: an override needs a value, written key=value (e.g. {path}=...); see --list-keys")
     close = difflib.get_close_matches(str(path), list_configs(), n=2, cutoff=0.6)
     hint = f"did you mean {' or '.join(map(repr, close))}? " if close else ''
     raise ConfigError(f"config file not found: {path} ({hint}a path, or a shipped config name: see daca-grpo train --list-configs)")
 
 # %% ../nbs/07_config.ipynb #9bf5a469
 def _read_yaml(path):
-    try: raw = yaml.safe_load(Path(path).read_text())
+    try: raw = yaml.safe_load(Path(path).read_text(encoding='utf-8'))
+    except UnicodeDecodeError as e: raise ConfigError(f"{path}: not a YAML text file (byte {e.start} is not UTF-8): give a .yaml config") from None
     except yaml.YAMLError as e:
         mark = getattr(e, 'problem_mark', None)
         where = f":{mark.line + 1}" if mark is not None else ''
         raise ConfigError(f"{path}{where}: invalid YAML ({getattr(e, 'problem', None) or e}): fix the file at that line") from None
-    raw = raw or {}
+    if raw is None: raise ConfigError(f"{path} is empty: write the keys it changes (e.g. `optim: {{max_steps: 10}}`), or leave it out to run the preset's defaults")
     if not isinstance(raw, dict): raise ConfigError(f"{path}: expected a mapping of sections at the top level, got {type(raw).__name__}")
     return raw
 
@@ -704,10 +726,23 @@ def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
 # %% ../nbs/07_config.ipynb #c9f38491
 def _is_local_path(s) -> bool: return str(s).startswith(('/', '.', '~')) or Path(str(s)).expanduser().exists()
 
-def check_model_path(value, field='model.path'):
-    "A model given as a local path must exist (a hub name is left to `from_pretrained`); else a `ConfigError` naming `field`."
-    if value and _is_local_path(value) and not Path(str(value)).expanduser().exists():
-        raise ConfigError(f"{field}={value}: no such directory (give a local model folder or a Hugging Face model name)")
+def _offline() -> bool: return os.environ.get('HF_HUB_OFFLINE', '').lower() in ('1', 'true', 'yes', 'on')
+
+def check_model_path(value, field='model.path', hub=True):
+    """A model given as a local path must be a folder holding a `config.json` (what `save_pretrained` writes); a hub name must be
+    in the local cache when the hub is offline (`HF_HUB_OFFLINE=1`); else a `ConfigError` naming `field`."""
+    if not value: return
+    p = Path(str(value)).expanduser()
+    if _is_local_path(value):
+        if not p.exists(): raise ConfigError(f"{field}={value}: no such directory (give a local model folder or a Hugging Face model name)")
+        if not p.is_dir(): raise ConfigError(f"{field}={value} is a file: give the folder that holds the model's config.json and weights")
+        if not (p / 'config.json').is_file():
+            raise ConfigError(f"{field}={value} holds no config.json: not a saved model (a folder written by save_pretrained, or a hub name)")
+    elif hub and _offline():
+        from huggingface_hub import try_to_load_from_cache
+        if not isinstance(try_to_load_from_cache(str(value), 'config.json'), str):
+            raise ConfigError(f"{field}={value}: not in the local Hugging Face cache and HF_HUB_OFFLINE is set: download it first "
+                              f"(huggingface-cli download {value}) or give a local folder")
 
 # %% ../nbs/07_config.ipynb #b1da4e82
 def parse_args(argv, num_processes=1):

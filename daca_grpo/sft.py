@@ -10,7 +10,7 @@ __all__ = ['pad_sft_ids', 'encode_sft_batch', 'draw_sft_mask', 'mdm_sft_loss', '
 import math
 import torch
 import torch.nn.functional as F
-from tqdm.auto import tqdm
+from .progress import progress_bar
 from .adapters import adapter_for, completion_logits
 from .procedural import make_arithmetic
 
@@ -67,9 +67,9 @@ def lr_lambda(warmup, steps, final_frac=0.1):
 
 def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=32, seed=0, warmup=None, weight_decay=0.01,
               grad_clip=1.0, eps=1e-3, progress=True, log_every=10, prompt_col='prompt', completion_col='target_completion',
-              adapter=None, eval_fn=None, eval_every=0):
+              adapter=None, eval_fn=None, eval_every=0, desc='sft'):
     "Masked-diffusion SFT of `model` on `dataset[prompt_col] -> dataset[completion_col]`; returns [{'step', 'loss', 'lr'}]."
-    # eval_fn(model, step), when given, is called every `eval_every` steps (and after the last) with the model in eval mode
+    # progress: True (a bar labelled `desc`), 'lines' (a line every `log_every` steps) or False; eval_fn(model, step), when given, is called every `eval_every` steps (and after the last) with the model in eval mode
     adapter = adapter or adapter_for(model)
     dev = next(model.parameters()).device
     P, C = _ids(tokenizer, dataset[prompt_col]), _ids(tokenizer, dataset[completion_col])
@@ -81,8 +81,8 @@ def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda(warmup, steps))
     order, pos, log, acc = torch.randperm(len(P), generator=gen), 0, [], []
     model.train()
-    bar = tqdm(range(steps), desc='sft', disable=not progress)
-    for step in bar:
+    bar = progress_bar(steps, desc, progress, every=log_every)
+    for step in range(steps):
         if pos + batch_size > len(P): order, pos = torch.randperm(len(P), generator=gen), 0
         idx = order[pos:pos + batch_size].tolist(); pos += batch_size
         pid, pmask, comp = pad_sft_ids([P[i] for i in idx], [C[i] for i in idx], gen_length, tokenizer.eos_token_id,
@@ -96,9 +96,10 @@ def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=
         if (step + 1) % log_every == 0 or step + 1 == steps:
             log.append(dict(step=step + 1, loss=sum(acc) / len(acc), lr=sched.get_last_lr()[0])); acc = []
             bar.set_postfix(loss=f"{log[-1]['loss']:.3f}")
+        bar.update(1)
         if eval_fn is not None and eval_every and ((step + 1) % eval_every == 0 or step + 1 == steps):
             model.eval(); eval_fn(model, step + 1); model.train()
-    model.eval()
+    bar.close(); model.eval()
     return log
 
 # %% ../nbs/09_sft.ipynb #d12f6f45
