@@ -11,10 +11,13 @@ expected = ('version description keywords author author_email license min_python
 missing = [k for k in expected if k not in cfg]
 if missing: raise ValueError(f"settings.ini is missing the field(s) {missing}")
 
-licenses = {'apache2': ('Apache Software License 2.0', 'OSI Approved :: Apache Software License')}
+licenses = {'apache2': ('Apache Software License 2.0', 'OSI Approved :: Apache Software License', 'Apache-2.0')}   # (name, classifier, SPDX)
 statuses = ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']
 py_versions = '3.10 3.11 3.12 3.13'.split()
-lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
+lic = licenses.get(cfg['license'].lower(), (cfg['license'], None, None))
+# setuptools >= 77 takes the licence as an SPDX expression (PEP 639) and deprecates the License classifiers; older ones take the classifier
+spdx = lic[2] and tuple(int(p) for p in setuptools.__version__.split('.')[:2]) >= (77, 0)
+license_kw = {'license_expression': lic[2]} if spdx else {'license': lic[0]}
 min_python = cfg['min_python']
 
 def reqs(key): return shlex.split(cfg.get(key, ''))
@@ -22,20 +25,23 @@ requirements = reqs('requirements')
 plot_requirements = reqs('plot_requirements')
 dev_requirements = reqs('dev_requirements')
 
+# the repository's configs/ ships inside the package as daca_grpo/configs (`daca-grpo train d1/gsm8k_diffu_grpo_dps.yaml`):
+# it and each of its folders (d1/, tiny/, accelerate/) are packages of YAML files only, each named here, so none is left to namespace discovery
+config_packages = ['daca_grpo.configs'] + ['daca_grpo.configs.' + p for p in sorted(setuptools.find_namespace_packages(where='configs'))]
+
 setuptools.setup(
     name=cfg['lib_name'],
-    license=lic[0],
+    **license_kw,
     classifiers=['Development Status :: ' + statuses[int(cfg['status'])],
                  'Intended Audience :: ' + cfg['audience'].title(),
                  'Natural Language :: ' + cfg['language'].title()]
                + ['Programming Language :: Python :: ' + o for o in py_versions[py_versions.index(min_python):]]
-               + (['License :: ' + lic[1]] if lic[1] else []),
+               + (['License :: ' + lic[1]] if lic[1] and not spdx else []),
     url=cfg['git_url'],
-    # the repository's configs/ ships inside the package as daca_grpo/configs (`daca-grpo train d1/gsm8k_diffu_grpo_dps.yaml`)
-    packages=setuptools.find_packages(include=['daca_grpo', 'daca_grpo.*']) + ['daca_grpo.configs'],
+    packages=setuptools.find_packages(include=['daca_grpo', 'daca_grpo.*']) + config_packages,
     package_dir={'daca_grpo.configs': 'configs'},
     include_package_data=True,
-    package_data={'daca_grpo.configs': ['*.yaml', '*/*.yaml']},
+    package_data={p: ['*.yaml'] for p in config_packages},
     install_requires=requirements,
     extras_require={'plot': plot_requirements, 'dev': dev_requirements},
     dependency_links=cfg.get('dep_links', '').split(),

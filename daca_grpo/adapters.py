@@ -4,18 +4,29 @@
 
 # %% auto #0
 __all__ = ['ADAPTERS', 'DLLMAdapter', 'forward_kwargs', 'completion_logits', 'completion_mask', 'tiny_adapter', 'llada_adapter',
-           'dream_adapter', 'adapter_for', 'context_length', 'LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig',
-           'DreamStandIn', 'standin_from_tiny', 'load_dllm']
+           'dream_adapter', 'adapter_for', 'context_length', 'standin_from_tiny', 'load_dllm', 'LLaDAStandInConfig',
+           'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn']
 
 # %% ../nbs/02_adapters.ipynb #0cb73a6b
 from dataclasses import dataclass, field, replace
+import functools, importlib
 import torch
-from transformers import AutoConfig, AutoModel, AutoTokenizer, PretrainedConfig
-from transformers.modeling_outputs import MaskedLMOutput
-from .model import TinyDLLM, TinyDLLMConfig
-from .real_models import LLaDAModelLM, DreamModel   # registers LLaDA and Dream with AutoConfig / AutoModel
-from .tokenizer import load_dllm_tokenizer
 from .config import D1_LLADA_LORA_TARGETS   # what d1's LoRA list matches in LLaDA
+
+# %% ../nbs/02_adapters.ipynb #baf89284
+_LAZY = {**dict.fromkeys(('TinyDLLM', 'TinyDLLMConfig'), '.model'), **dict.fromkeys(('LLaDAModelLM', 'DreamModel'), '.real_models'),
+         'load_dllm_tokenizer': '.tokenizer', 'MaskedLMOutput': 'transformers.modeling_outputs',
+         **dict.fromkeys(('AutoConfig', 'AutoModel', 'AutoTokenizer', 'PretrainedConfig'), 'transformers')}
+_STANDINS = ('LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn')
+_all_ = ['LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn']
+
+def __getattr__(name):
+    "A name of `_LAZY` or a stand-in class, imported (defined) on first use: they all need `transformers`; any other name is an AttributeError."
+    if name in _STANDINS: value = _standins()[name]
+    elif name in _LAZY: value = getattr(importlib.import_module(_LAZY[name], 'daca_grpo'), name)
+    else: raise AttributeError(f"module 'daca_grpo.adapters' has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 # %% ../nbs/02_adapters.ipynb #b729f168
 @dataclass(frozen=True)
@@ -67,7 +78,9 @@ def completion_mask(completion_ids, eos_token_ids):
 
 # %% ../nbs/02_adapters.ipynb #20cb200a
 def tiny_adapter(config=None):
-    config = config or TinyDLLMConfig()
+    if config is None:
+        from daca_grpo.model import TinyDLLMConfig     # the tiny model's default ids (imports transformers)
+        config = TinyDLLMConfig()
     return DLLMAdapter('tiny_dllm', config.mask_token_id, (config.eos_token_id, config.eot_token_id), config.pad_token_id,
                        shifted_logits=False, accepts_logits_to_keep=True, attention_format='padding',
                        lora_target_modules=('q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'))
@@ -109,52 +122,62 @@ def context_length(model_or_config):
         if getattr(config, key, None) is not None: return int(getattr(config, key))
 
 # %% ../nbs/02_adapters.ipynb #76077642
-class LLaDAStandInConfig(TinyDLLMConfig):
-    model_type = 'llada'
-    def __init__(self, vocab_size=126464, hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mask_token_id=126336,
-                 pad_token_id=126081, eos_token_id=126081, eot_token_id=126348, bos_token_id=126080, active_vocab_size=128, **kwargs):
-        self.active_vocab_size = active_vocab_size
-        super().__init__(vocab_size=vocab_size, hidden_size=hidden_size, num_hidden_layers=num_hidden_layers,
-                         num_attention_heads=num_attention_heads, mask_token_id=mask_token_id, pad_token_id=pad_token_id,
-                         eos_token_id=eos_token_id, eot_token_id=eot_token_id, bos_token_id=bos_token_id, **kwargs)
+@functools.cache
+def _standins() -> dict:
+    "The stand-in classes by name, defined once, on first use (they subclass `TinyDLLM`, whose module imports `transformers`)."
+    from transformers.modeling_outputs import MaskedLMOutput
+    from daca_grpo.model import TinyDLLM, TinyDLLMConfig
 
-class LLaDAStandIn(TinyDLLM):
-    "A tiny random model with LLaDA's token ids and forward signature (no `logits_to_keep`)."
-    config_class = LLaDAStandInConfig
-    def __init__(self, config):
-        super().__init__(config)
-        # only the first `active_vocab_size` tokens are ever predicted (as a real model never predicts unused ids)
-        bias = torch.zeros(config.vocab_size); bias[config.active_vocab_size:] = -1e4
-        self.register_buffer('vocab_bias', bias, persistent=False)
-    def forward(self, input_ids, attention_mask=None, dllm_cache=None, cache_span=None):   # + the cache interface of daca_grpo.fast_sampler
-        logits = super().forward(input_ids, attention_mask=attention_mask, dllm_cache=dllm_cache, cache_span=cache_span).logits
-        return MaskedLMOutput(logits=logits + self.vocab_bias.to(logits.dtype))
+    class LLaDAStandInConfig(TinyDLLMConfig):
+        model_type = 'llada'
+        def __init__(self, vocab_size=126464, hidden_size=16, num_hidden_layers=2, num_attention_heads=2, mask_token_id=126336,
+                     pad_token_id=126081, eos_token_id=126081, eot_token_id=126348, bos_token_id=126080, active_vocab_size=128, **kwargs):
+            self.active_vocab_size = active_vocab_size
+            super().__init__(vocab_size=vocab_size, hidden_size=hidden_size, num_hidden_layers=num_hidden_layers,
+                             num_attention_heads=num_attention_heads, mask_token_id=mask_token_id, pad_token_id=pad_token_id,
+                             eos_token_id=eos_token_id, eot_token_id=eot_token_id, bos_token_id=bos_token_id, **kwargs)
 
-# %% ../nbs/02_adapters.ipynb #8467231b
-class DreamStandInConfig(LLaDAStandInConfig):
-    model_type = 'dream'
-    def __init__(self, vocab_size=151680, mask_token_id=151666, pad_token_id=151643, eos_token_id=151643,
-                 eot_token_id=151645, bos_token_id=151643, **kwargs):
-        super().__init__(vocab_size=vocab_size, mask_token_id=mask_token_id, pad_token_id=pad_token_id,
-                         eos_token_id=eos_token_id, eot_token_id=eot_token_id, bos_token_id=bos_token_id, **kwargs)
+    class LLaDAStandIn(TinyDLLM):
+        "A tiny random model with LLaDA's token ids and forward signature (no `logits_to_keep`)."
+        config_class = LLaDAStandInConfig
+        def __init__(self, config):
+            super().__init__(config)
+            # only the first `active_vocab_size` tokens are ever predicted (as a real model never predicts unused ids)
+            bias = torch.zeros(config.vocab_size); bias[config.active_vocab_size:] = -1e4
+            self.register_buffer('vocab_bias', bias, persistent=False)
+        def forward(self, input_ids, attention_mask=None, dllm_cache=None, cache_span=None):   # + the cache interface of daca_grpo.fast_sampler
+            logits = super().forward(input_ids, attention_mask=attention_mask, dllm_cache=dllm_cache, cache_span=cache_span).logits
+            return MaskedLMOutput(logits=logits + self.vocab_bias.to(logits.dtype))
 
-class DreamStandIn(LLaDAStandIn):
-    "A tiny random model with Dream's token ids, mask format and shifted logits (row t predicts token t+1)."
-    config_class = DreamStandInConfig
-    supports_dllm_cache = False   # shifted logits: a span's logits would need the row before it
-    def forward(self, input_ids, attention_mask=None, position_ids=None):
-        if attention_mask is not None and attention_mask.dim() != 4:
-            raise ValueError("DreamStandIn, like Dream, expects a [B, 1, T, T] attention mask")
-        if attention_mask is not None:   # pad query rows attend to nothing in Dream's mask; let them see all keys (unread)
-            attention_mask = attention_mask | ~attention_mask.any(-1, keepdim=True)
-        logits = TinyDLLM.forward(self, input_ids, attention_mask=attention_mask, position_ids=position_ids).logits
-        logits = logits + self.vocab_bias.to(logits.dtype)
-        return MaskedLMOutput(logits=torch.cat([logits[:, 1:], logits[:, -1:]], 1))   # last row: unused filler
+    class DreamStandInConfig(LLaDAStandInConfig):
+        model_type = 'dream'
+        def __init__(self, vocab_size=151680, mask_token_id=151666, pad_token_id=151643, eos_token_id=151643,
+                     eot_token_id=151645, bos_token_id=151643, **kwargs):
+            super().__init__(vocab_size=vocab_size, mask_token_id=mask_token_id, pad_token_id=pad_token_id,
+                             eos_token_id=eos_token_id, eot_token_id=eot_token_id, bos_token_id=bos_token_id, **kwargs)
+
+    class DreamStandIn(LLaDAStandIn):
+        "A tiny random model with Dream's token ids, mask format and shifted logits (row t predicts token t+1)."
+        config_class = DreamStandInConfig
+        supports_dllm_cache = False   # shifted logits: a span's logits would need the row before it
+        def forward(self, input_ids, attention_mask=None, position_ids=None):
+            if attention_mask is not None and attention_mask.dim() != 4:
+                raise ValueError("DreamStandIn, like Dream, expects a [B, 1, T, T] attention mask")
+            if attention_mask is not None:   # pad query rows attend to nothing in Dream's mask; let them see all keys (unread)
+                attention_mask = attention_mask | ~attention_mask.any(-1, keepdim=True)
+            logits = TinyDLLM.forward(self, input_ids, attention_mask=attention_mask, position_ids=position_ids).logits
+            logits = logits + self.vocab_bias.to(logits.dtype)
+            return MaskedLMOutput(logits=torch.cat([logits[:, 1:], logits[:, -1:]], 1))   # last row: unused filler
+
+    out = dict(LLaDAStandInConfig=LLaDAStandInConfig, LLaDAStandIn=LLaDAStandIn, DreamStandInConfig=DreamStandInConfig, DreamStandIn=DreamStandIn)
+    for name, cls in out.items(): cls.__module__, cls.__qualname__ = __name__, name   # daca_grpo.adapters.<name>: what pickle and repr look up
+    return out
 
 # %% ../nbs/02_adapters.ipynb #bfed999d
-def standin_from_tiny(tiny: TinyDLLM, kind: str):
+def standin_from_tiny(tiny: 'TinyDLLM', kind: str):
     "A LLaDA or Dream stand-in carrying `tiny`'s weights; its vocabulary is embedded in the larger one."
-    cls, cfg_cls = {'llada': (LLaDAStandIn, LLaDAStandInConfig), 'dream': (DreamStandIn, DreamStandInConfig)}[kind]
+    S = _standins()
+    cls, cfg_cls = {'llada': (S['LLaDAStandIn'], S['LLaDAStandInConfig']), 'dream': (S['DreamStandIn'], S['DreamStandInConfig'])}[kind]
     c = tiny.config
     m = cls(cfg_cls(hidden_size=c.hidden_size, num_hidden_layers=c.num_hidden_layers, num_attention_heads=c.num_attention_heads,
                     intermediate_size=c.intermediate_size, max_position_embeddings=c.max_position_embeddings,
@@ -170,6 +193,9 @@ def standin_from_tiny(tiny: TinyDLLM, kind: str):
 # %% ../nbs/02_adapters.ipynb #c6cd68e9
 def load_dllm(path, dtype=None, device=None, remote_code=False, trust_remote_code=None, **model_kwargs):
     "Load `(model, tokenizer, adapter)` from a local directory or hub name; `remote_code=True` runs the checkpoint's own modelling code."
+    from transformers import AutoConfig, AutoModel
+    from daca_grpo import real_models                   # noqa: F401 (registers tiny_dllm, LLaDA and Dream with the Auto classes)
+    from daca_grpo.tokenizer import load_dllm_tokenizer
     if trust_remote_code is not None: remote_code = trust_remote_code      # the keyword of earlier versions
     try: AutoConfig.from_pretrained(path, trust_remote_code=remote_code)
     except ValueError as e:

@@ -39,14 +39,27 @@ DATA_SHA256 = {   # every file a loader reads -> sha256 of the reference copy (.
 DATA_TASKS = {t: tuple(f for f in DATA_SHA256 if f.split('/')[0] == t) for t in dict.fromkeys(f.split('/')[0] for f in DATA_SHA256)}
 
 # %% ../nbs/tasks/03_data.ipynb #befdfbe3
+def _package_dir():
+    "The folder this module is in (`daca_grpo/`), or None when there is no `__file__` (a notebook)."
+    try: return Path(__file__).resolve().parent
+    except NameError: return None
+
+_INSTALLED = {'site-packages', 'dist-packages'}     # where installers put packages
+
+def _source_checkout(root: Path) -> bool:
+    "Is `root` a source checkout (it holds settings.ini), not a folder of installed packages?"
+    return (root / 'settings.ini').is_file() and not _INSTALLED & set(root.parts)
+
 def _repo_roots():
-    roots = []
-    try: roots.append(Path(__file__).resolve().parent.parent)
-    except NameError: pass
+    "The source checkouts the data lookup starts from: the package directory's parent if it is one, then the first folder above the working directory holding settings.ini."
+    roots, pkg = [], _package_dir()
+    if pkg is not None and _source_checkout(pkg.parent): roots.append(pkg.parent)
     p = Path.cwd().resolve()
     for q in [p, *p.parents]:
-        if (q / 'settings.ini').exists(): roots.append(q); break
-    return roots
+        if (q / 'settings.ini').exists():
+            if _source_checkout(q): roots.append(q)
+            break
+    return list(dict.fromkeys(roots))
 
 def default_data_dir() -> Path:
     "Where `daca-grpo data fetch` downloads by default: `$XDG_CACHE_HOME/daca_grpo/data` (`~/.cache/daca_grpo/data`)."

@@ -10,7 +10,6 @@ import math
 import torch
 from tqdm.auto import tqdm
 from .adapters import adapter_for, completion_logits, context_length, forward_kwargs, DLLMAdapter
-from .model import DLLMCache
 from .sampler import (Rollout, Trajectory, check_generate_args, gumbel_proposals, proposal_confidence, proposal_logits,
                                top_k_mask, transfer_schedule)
 
@@ -82,6 +81,7 @@ def generate_fast(model, prompt_ids, attention_mask=None, gen_length=256, steps=
     birth = torch.full((B, L), -1, dtype=torch.long, device=dev)
     logconf = torch.full((B, steps, L), float('nan'), dtype=torch.float32, device=dev)
     pos = torch.arange(L, device=dev)
+    from daca_grpo.model import DLLMCache             # here, not at module load: daca_grpo.model imports transformers
     kv = DLLMCache() if cache != 'none' else None
     passes, positions, skipped = 0, 0, []           # skipped: steps with no pass, whose confidences the next pass gives
     bar = tqdm(total=steps, desc=f'denoising ({cache} cache)', disable=not progress, leave=False)

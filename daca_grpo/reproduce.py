@@ -6,16 +6,16 @@
 __all__ = ['METHODS', 'VARIANTS', 'MAIN_TASKS', 'MAIN_TABLE', 'PROFILES', 'ABLATIONS', 'BASE_KEYS', 'REWARD_KEYS', 'TABLES',
            'ROW_ORDER', 'PAPER_REPORTED', 'PAPER_NOTE', 'MAIN_COLUMNS', 'MAIN_ROWS', 'MAIN_COMMAND', 'SEED_COLUMNS',
            'MAIN_TABLE_INTRO', 'TRAIN_STATS', 'OVERHEAD_COLUMNS', 'DIVERSITY_COLUMNS', 'CURVE_COLUMNS',
-           'ABLATION_COLUMNS', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND',
-           'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides', 'Times', 'Ablation',
-           'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job', 'table_stages', 'jobs_of',
-           'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs', 'run_jobs', 'settings_diff',
-           'write_manifests', 'read_train_log', 'read_stage_meta', 'read_rows', 'main_table_rows',
-           'main_table_markdown', 'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves',
-           'moving_average', 'plot_main_curves', 'overhead_rows', 'overhead_markdown', 'diversity_rows',
+           'ABLATION_COLUMNS', 'REPO_URL', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'RECIPE_COLUMNS',
+           'RECIPES_COMMAND', 'RECIPES_INTRO', 'variant_arm', 'arm_variant', 'control_budget', 'profile_overrides',
+           'Times', 'Ablation', 'ablation_overrides', 'changed_overrides', 'cell_tag', 'base_part', 'Job',
+           'table_stages', 'jobs_of', 'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs',
+           'run_jobs', 'settings_diff', 'write_manifests', 'read_train_log', 'read_stage_meta', 'read_rows',
+           'main_table_rows', 'main_table_markdown', 'plot_main_table', 'write_main_table', 'read_table_csv',
+           'read_curves', 'moving_average', 'plot_main_curves', 'overhead_rows', 'overhead_markdown', 'diversity_rows',
            'diversity_markdown', 'write_main_curves', 'ablation_rows', 'ablation_markdown', 'plot_ablation',
-           'write_ablation', 'default_root', 'profile_stages', 'reproduce', 'stage_seconds', 'stage_plan',
-           'plan_markdown', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
+           'write_ablation', 'default_root', 'records_elsewhere', 'profile_stages', 'reproduce', 'stage_seconds',
+           'stage_plan', 'plan_markdown', 'reproduce_main', 'recipe', 'recipes', 'write_recipes']
 
 # %% ../nbs/20_reproduce.ipynb #0bac626e
 import argparse, csv, functools, json, math, os, sys, time
@@ -753,13 +753,26 @@ def _note(profile, seeds, jobs=()):
             + ').' + (" A check that the pipeline runs, not evidence: its numbers say nothing about the methods.\n\n" if profile != 'full' else '\n\n') + _progress(jobs))
 
 # %% ../nbs/20_reproduce.ipynb #eded9288
+REPO_URL = 'https://github.com/daca-grpo/daca_grpo'      # settings.ini's git_url: the repository, where the committed records are
+
+def _checkout():
+    "The daca_grpo source checkout this process runs from (the package's parent, holding settings.ini), or None for an installed package."
+    import daca_grpo
+    repo = Path(daca_grpo.__file__).resolve().parent.parent
+    return repo if (repo / 'settings.ini').exists() else None
+
 def default_root(profile) -> str:
     """Where a profile's stages live by default: the full profile's are the committed results, `results/reproduce` of the daca_grpo
     checkout that is running (of the working directory for an installed wheel); any other profile's go to `runs/reproduce`."""
     if profile != 'full': return 'runs/reproduce'
-    import daca_grpo
-    repo = Path(daca_grpo.__file__).resolve().parent.parent
-    return str(repo / 'results' / 'reproduce') if (repo / 'settings.ini').exists() else 'results/reproduce'
+    repo = _checkout()
+    return str(repo / 'results' / 'reproduce') if repo else 'results/reproduce'
+
+def records_elsewhere(profile, root=None) -> str:
+    "'' unless the committed records are out of reach: the full profile at its default root, from an installed package, where no results/reproduce/full is; then where they are."
+    if profile != 'full' or root is not None or _checkout() is not None or (Path(default_root(profile)) / profile).is_dir(): return ''
+    return (f"the full profile's finished stages are committed in the repository ({REPO_URL}, in results/reproduce/full/), not in the installed package, "
+            f"and there is no results/reproduce/full here: run this in a clone (git clone {REPO_URL} && cd daca_grpo && pip install -e .)")
 
 def profile_stages(profile='quick', only=None, root=None, tasks=None, log=print) -> tuple:
     "(tables, tasks, seeds, {table: stages}, jobs) of `reproduce`'s arguments: the names checked, every stage the tables read built (nothing run or written)."
@@ -826,8 +839,10 @@ def plan_markdown(rows) -> str:
     if not left: return f"Nothing to run: all {sum(r['done'] for r in rows)} stages are finished."
     hours = sum(r['sec_left'] for r in left if r['sec_left'] is not None) / 3600
     blind = sum(r['todo'] for r in left if r['sec_left'] is None)
-    head = (f"{sum(r['todo'] for r in left)} of {sum(r['done'] + r['todo'] for r in rows)} stages to run: about {hours:.1f} core-hours at the seconds "
-            f"the finished stages took" + (f", plus {blind} stages like none that has finished (not measured)" if blind else '') + '; N workers on N idle cores divide it by N.')
+    todo, total = sum(r['todo'] for r in left), sum(r['done'] + r['todo'] for r in rows)
+    if blind == todo: head = f"{todo} of {total} stages to run; their cost is not measured: no stage like them has finished, so there are no seconds to estimate it from."
+    else: head = (f"{todo} of {total} stages to run: about {hours:.1f} core-hours at the seconds the finished stages took"
+                  + (f", plus {blind} stages like none that has finished (not measured)" if blind else '') + '; N workers on N idle cores divide it by N.')
     num = lambda v, scale: 'not measured' if v is None else f'{v / scale:.1f}'
     return head + '\n\n' + markdown_table([{'task': r['task'], 'cell': r['cell'], 'stage': r['stage'], 'done': r['done'], 'to run': r['todo'],
                                            'minutes each': num(r['sec_each'], 60), 'measured on': r['basis'], 'core-hours left': num(r['sec_left'], 3600)} for r in left])
@@ -855,6 +870,11 @@ def reproduce_main(argv=None) -> int:
     cmd = 'OMP_NUM_THREADS=1 python -m daca_grpo.reproduce ' + ' '.join(rel(s) for s in argv)
     if sum((a.plan, a.collect_only, a.recipes)) > 1: print('reproduce: --plan, --collect-only and --recipes each do one thing: give one of them', file=sys.stderr); return 2
     try:
+        _check_tables(a.only); _check_run_tasks(a.tasks)
+        if (note := records_elsewhere(a.profile, a.root)) and a.plan:
+            print(f"Nothing to plan here: {note}.\nRun here, `--profile full` would train every stage from scratch (into results/reproduce/full), "
+                  "at a cost nothing here has measured."); return 0
+        if note and a.collect_only: raise ConfigError(f"--collect-only: {note}")
         if a.plan:
             jobs = profile_stages(a.profile, a.only, a.root, a.tasks, log=lambda s: None)[-1]
             print(plan_markdown(stage_plan(jobs, a.tasks))); return 0
