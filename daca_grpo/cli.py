@@ -47,6 +47,7 @@ def run_protocol_job(cfg, resume=False, progress=True):
     "`protocol.enabled`: `run_protocol` with the config's own method; also saves the RL model to `final/` and `protocol.png`."
     import torch
     from daca_grpo.protocol import run_protocol, arm_of, _write_json
+    from daca_grpo.evaluate import write_task_card
     from daca_grpo.trainer import build_model
     out = Path(cfg.log.output_dir)
     _quiet_hf()
@@ -56,6 +57,7 @@ def run_protocol_job(cfg, resume=False, progress=True):
     result = run_protocol(cfg, out_dir=out, resume=resume, progress=progress)
     model.load_state_dict(torch.load(out / f'{arm_of(cfg)}.pt', weights_only=True))
     model.save_pretrained(out / 'final'); tok.save_pretrained(out / 'final')
+    write_task_card(out / 'final', cfg, tok)                   # `daca-grpo eval --model final` scores it as the protocol did
     run_dir = out / f'{arm_of(cfg)}_run'
     result.update(model=str(out / 'final'), run_dir=str(run_dir), plot=str(plot_protocol(result, out / 'protocol.png')),
                   curves=str(plot_run(run_dir)) if (run_dir / 'metrics.csv').is_file() else None)
@@ -195,6 +197,8 @@ def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
     acc, final = trainer.acc, out / 'final'
     trainer.export(final)
     if acc.is_main_process:
+        from daca_grpo.evaluate import write_task_card
+        write_task_card(final, cfg, tok)                               # the task, prompts and eval settings travel with the model
         last = trainer.last_eval                                       # the trainer scores its last step: not twice
         if eval_fn is not None: result['after'] = last['metrics'] if last and last['step'] == trainer.step else eval_fn(acc.unwrap_model(trainer.model))
         result.update(after_step=trainer.step, model=str(final), run_dir=str(out), minutes=(time.time() - t0) / 60)
@@ -419,6 +423,8 @@ def _sft_job(cfg, args):
     check_fits(cfg, model, tok)
     hist = run_sft(cfg, model.train(), tok, progress=args.progress)
     model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
+    from daca_grpo.evaluate import write_task_card
+    write_task_card(args.out, cfg, tok)
     print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
     return 0
 
@@ -456,6 +462,7 @@ def launch(argv, name) -> int:
 def _main(argv):
     if argv[:1] == ['eval']:
         from daca_grpo.evaluate import eval_main
+        _quiet_hf()                             # no "Loading weights" bar from transformers
         eval_main(argv[1:])                     # prints a Markdown table
         return 0
     if argv[:1] == ['reproduce']:               # its own parser (nbs/20_reproduce)
