@@ -72,8 +72,9 @@ def _quiet_hf():
 
 # %% ../nbs/12_cli.ipynb #2750b022
 def method_label(cfg) -> str:
-    "'diffu_grpo + DPS + SML (K=4)': the method and its plug-ins."
-    return cfg.method.name + (' + DPS' if cfg.dps.enabled else '') + (f' + SML (K={cfg.sml.K})' if cfg.sml.enabled else '')
+    "'diffu-GRPO + DPS + SML (K=4)': the method and its plug-ins, named as the plots name them (`daca_grpo.plots.method_label`)."
+    from daca_grpo import plots
+    return plots.method_label(config_to_dict(cfg))
 
 def opening_line(cfg) -> str:
     "The first line a run prints: the task, method and plug-ins, seed, steps, and the output folder."
