@@ -5,7 +5,7 @@ A model with LLaDA-8B's dimensions (hidden 4096, 32 layers, 32 heads, SwiGLU 122
 weights, SDPA attention) is timed, with warm-ups and `torch.cuda.synchronize`, on the parts below. `--model` picks the
 implementation: `tiny` (default) is `TinyDLLM` at that shape; `llada` is the library's native `LLaDAModelLM`
 (daca_grpo.real_models) with LLaDA-8B-Instruct's config; `dream` is the native `DreamModel` with Dream-v0-7B's config
-(hidden 3584, 28 layers, 28 query / 4 key-value heads, SwiGLU 18944, vocab 152064; the FLOP formulas of daca_grpo.perf
+(hidden 3584, 28 layers, 28 query / 4 key-value heads, SwiGLU 18944, vocab 152064; the FLOP formulas of daca_grpo.paper.perf
 count k and v as full-width, so Dream's MFU is slightly overstated). `--shape tiny` shrinks each to a CPU-sized model.
 
   matmul      a bf16 matrix-product peak (8192^3), the denominator of every MFU below
@@ -16,7 +16,7 @@ count k and v as full-width, so Dream's MFU is slightly overstated). `--shape ti
   lora_step   one LoRA (r = 128 on q, k, v, as d1) diffu-GRPO step (`daca_grpo.losses`) on a synthetic batch, with
               the peak of `torch.cuda.max_memory_allocated`; mean-field, then SML K = 2 and K = 4
   fsdp2_step  the same mean-field step with the model prepared by accelerate's FSDP2 (one process, world size 1)
-  mfu         model FLOPs per second (`daca_grpo.perf`'s formulas) / the measured matmul peak, per phase
+  mfu         model FLOPs per second (`daca_grpo.paper.perf`'s formulas) / the measured matmul peak, per phase
 
 Each part records its numbers or its error string in `OUT/gpu_bench.json`; parts are skipped once the time budget
 (default 450 s) is near. No network is used. Run from anywhere:
@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 import torch
 from daca_grpo import perf
 
-SHAPES = {  # TinyDLLMConfig kwargs; llada8b: GSAI-ML/LLaDA-8B-Instruct config.json (see daca_grpo.perf.LLADA_8B)
+SHAPES = {  # TinyDLLMConfig kwargs; llada8b: GSAI-ML/LLaDA-8B-Instruct config.json (see daca_grpo.paper.perf.LLADA_8B)
     'llada8b': dict(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, intermediate_size=12288, vocab_size=126464),
     'tiny': dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=352, vocab_size=512)}
 PAPER = dict(prompt_len=200, gen_length=256, steps=128, block_length=32, batch=6)   # d1 train.yaml; batch = per-device 6
@@ -294,7 +294,7 @@ def fsdp_accelerator(b):
     from accelerate import Accelerator
     from accelerate.state import AcceleratorState, PartialState
     from accelerate.utils import DistributedType
-    from daca_grpo.runs import fsdp_plugin_from_config
+    from daca_grpo.scaling import fsdp_plugin_from_config
     plugin = fsdp_plugin_from_config(ROOT / 'configs' / 'accelerate' / 'fsdp.yaml')
     plugin.cpu_ram_efficient_loading = False           # the model is already on the device (one process: nothing to broadcast)
     if b.dev.type == 'cuda':

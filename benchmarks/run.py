@@ -93,7 +93,7 @@ def sampler_cells(cells, reps, peak, log):
 
 def trained_model():
     from daca_grpo.config import protocol_config
-    from daca_grpo.protocol import protocol_pools
+    from daca_grpo.paper.protocol import protocol_pools
     from daca_grpo.tokenizer import build_tokenizer
     path = ROOT / 'tests' / 'fixtures' / 'models' / 'tiny_sudoku_base'
     tok = build_tokenizer()
@@ -107,7 +107,7 @@ LONG_BASE = ROOT / 'results' / 'reproduce' / 'full' / 'tiny_chain' / 'seed0' / '
 def long_agreement_rows(log, n_prompts=100, temperatures=(0.0, 1.0)):
     "Fast modes against the exact sampler on the chain base (long outputs, 3 blocks) at its own sampler settings; [] if it is not here."
     from daca_grpo.config import protocol_config
-    from daca_grpo.protocol import protocol_pools
+    from daca_grpo.paper.protocol import protocol_pools
     from daca_grpo.trainer import build_model
     if not LONG_BASE.exists(): log(f"  {LONG_BASE.relative_to(ROOT)} not here: skipped"); return []
     cfg = protocol_config('tiny_chain', seed=0)
@@ -137,7 +137,7 @@ LONG256 = dict(min_steps=30, max_steps=36, gen_length=256, steps=128, block_leng
 def long256_model(log):
     "A chain model trained (masked-diffusion SFT, seeded) to write 190-226-token completions; cached in `LONG256_DIR`."
     from daca_grpo.config import protocol_config
-    from daca_grpo.procedural import make_chain
+    from daca_grpo.tasks.procedural import make_chain
     from daca_grpo.sft import sft_train
     from daca_grpo.tokenizer import build_tokenizer
     from daca_grpo.trainer import build_model
@@ -167,8 +167,8 @@ def long256_model(log):
 
 def long256_rows(log, temperatures=(0.0, 1.0)):
     "Fast modes against the exact sampler at the paper's rollout shape (256 tokens, 128 steps, blocks of 32) on a trained model."
-    from daca_grpo.protocol import chain_verifier_reward
-    from daca_grpo.evaluate import decode_completions
+    from daca_grpo.paper.protocol import chain_verifier_reward
+    from daca_grpo.tasks.evaluate import decode_completions
     model, tok, test, info = long256_model(log)
     enc = tok(list(test['prompt']), padding=True, return_tensors='pt', add_special_tokens=False)
     eos = (tok.eos_token_id, tok.convert_tokens_to_ids('<|eot_id|>'))
@@ -382,7 +382,7 @@ def main(argv=None):
     s['long_output_agreement'] = long_summary(long_agree)
     s['seconds'] = time.time() - t0
     (out / 'bench_summary.json').write_text(json.dumps(s, indent=1))
-    from daca_grpo.study import _provenance
+    from daca_grpo.paper.likelihood import _provenance
     cmd = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} python benchmarks/run.py {'--full' if a.full else '--quick'}"
     (out / 'bench.meta.txt').write_text(_provenance(cmd) + '\n')
     log(json.dumps(s, indent=1))
@@ -392,7 +392,7 @@ def main(argv=None):
 
 def long_agreement_main(out):
     "`--long-agreement`: the long-output agreement alone, into bench_long_agreement.csv/.json (+ .meta.txt)."
-    from daca_grpo.study import _provenance
+    from daca_grpo.paper.likelihood import _provenance
     out.mkdir(parents=True, exist_ok=True)
     log = lambda s: print(s, flush=True)
     log(f"threads: torch {torch.get_num_threads()}; agreement (trained model with long outputs):")

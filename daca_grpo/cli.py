@@ -20,7 +20,7 @@ from .config import (parse_args, ConfigError, PRESETS, save_config, describe_con
 # %% ../nbs/12_cli.ipynb #90854724
 def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
-    from daca_grpo.evaluate import evaluate
+    from daca_grpo.tasks.evaluate import evaluate
     s = cfg.eval_sampler
     calls = [len(list(Path(out_dir).glob('eval_*.jsonl'))) if out_dir is not None else 0]   # a resumed run numbers on: nothing is overwritten
     def fn(model):
@@ -46,8 +46,8 @@ def run_sft(cfg, model, tokenizer, progress=True):
 def run_protocol_job(cfg, resume=False, progress=True):
     "`protocol.enabled`: `run_protocol` with the config's own method; also saves the RL model to `final/` and `protocol.png`."
     import torch
-    from daca_grpo.protocol import run_protocol, arm_of, _write_json
-    from daca_grpo.evaluate import write_task_card
+    from daca_grpo.paper.protocol import run_protocol, arm_of, _write_json
+    from daca_grpo.tasks.evaluate import write_task_card
     from daca_grpo.trainer import build_model
     out = Path(cfg.log.output_dir)
     _quiet_hf()
@@ -85,9 +85,9 @@ def opening_line(cfg) -> str:
 # %% ../nbs/12_cli.ipynb #a9364ec8
 def _length_sets(cfg, tok):
     "[(what, prompts, sampler config name, truncation)] of the prompts the run will see."
-    from daca_grpo.evaluate import get_task, _limit
+    from daca_grpo.tasks.evaluate import get_task, _limit
     if cfg.protocol.enabled:
-        from daca_grpo.protocol import protocol_pools
+        from daca_grpo.paper.protocol import protocol_pools
         pools = protocol_pools(cfg, tok)
         return [(f'the {k} pool', pools[k]['prompt'], 'sampler' if k in ('labelled', 'prompt_only') else 'eval_sampler', None) for k in pools]
     from daca_grpo.trainer import load_train_data
@@ -194,11 +194,11 @@ def _eval_before_rl(cfg, trainer, eval_fn, out, resuming):
 # %% ../nbs/12_cli.ipynb #afe88ec6
 def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
     "Save `final/` (every process: sharded weights are gathered), then evaluate after RL, plot and write `result.json` (main process)."
-    from daca_grpo.protocol import _write_json      # atomic: a temporary file, then a rename
+    from daca_grpo.paper.protocol import _write_json      # atomic: a temporary file, then a rename
     acc, final = trainer.acc, out / 'final'
     trainer.export(final)
     if acc.is_main_process:
-        from daca_grpo.evaluate import write_task_card
+        from daca_grpo.tasks.evaluate import write_task_card
         write_task_card(final, cfg, tok)                               # the task, prompts and eval settings travel with the model
         last = trainer.last_eval                                       # the trainer scores its last step: not twice
         if eval_fn is not None: result['after'] = last['metrics'] if last and last['step'] == trainer.step else eval_fn(acc.unwrap_model(trainer.model))
@@ -283,7 +283,7 @@ def _plan_tokenizer(cfg):
 def _plan_data(cfg, tok):
     """(task spec, the plan's line about the data), loading the data as the run would. A file the user named (`data.path`) that is
     missing, or malformed data, raises `ConfigError`; a default hub dataset that cannot be downloaded here is reported in the plan."""
-    from daca_grpo.evaluate import _limit, get_task
+    from daca_grpo.tasks.evaluate import _limit, get_task
     from daca_grpo.trainer import load_train_data
     spec, train, absent = get_task(cfg.data.task), None, None
     try: spec, train = load_train_data(cfg, tok)
@@ -296,7 +296,7 @@ def _plan_data(cfg, tok):
     if absent is not None:
         return spec, f"data: training set NOT AVAILABLE here ({absent}); {len(evals)} evaluation problems ({spec.metric_name})"
     if cfg.protocol.enabled:                 # the protocol draws its own disjoint pools: build them (a seed may lack enough problems)
-        from daca_grpo.protocol import protocol_pools
+        from daca_grpo.paper.protocol import protocol_pools
         try: pools = protocol_pools(cfg, tok)
         except ValueError as e: raise ConfigError(f"seed={cfg.seed}: {e}") from None
         data_line = 'data (protocol pools, disjoint by solution): ' + ', '.join(f"{k} {len(v)}" for k, v in pools.items())
@@ -306,7 +306,7 @@ def _plan_data(cfg, tok):
 # %% ../nbs/12_cli.ipynb #196cd38b
 def dry_run(cfg) -> str:
     "The plan of the run `cfg` (data loaded, rewards built, no model weights) as lines of text; bad data raises `ConfigError`."
-    from daca_grpo.protocol import rl_step_passes
+    from daca_grpo.paper.protocol import rl_step_passes
     from daca_grpo.trainer import task_reward_funcs
     tok, tok_note = _plan_tokenizer(cfg)
     spec, data_line = _plan_data(cfg, tok)
@@ -362,7 +362,7 @@ def _run_dir(d):
                       " (give the log.output_dir of a run)"))
 
 # %% ../nbs/12_cli.ipynb #12bc9a21
-DATA_TASK_NAMES = ('gsm8k', 'math500', 'mbpp', 'countdown', 'sudoku', 'jsonschemabench')   # daca_grpo.data.DATA_TASKS, without importing it
+DATA_TASK_NAMES = ('gsm8k', 'math500', 'mbpp', 'countdown', 'sudoku', 'jsonschemabench')   # daca_grpo.tasks.data.DATA_TASKS, without importing it
 
 def _add_data_parser(sub):
     "`daca-grpo data fetch [TASK...] [--dir DIR] [--list] [--verify-only]` and `daca-grpo data verify [TASK...] [--dir DIR]`."
@@ -397,7 +397,7 @@ def _data_verify(D, args) -> int:
 def _data_job(args, extra) -> int:
     "`daca-grpo data fetch | verify`; an unknown task, a failed download or a wrong hash becomes a `ConfigError` (one line, exit 2)."
     if extra: raise ConfigError(f"unknown option {extra[0]}: see daca-grpo data {args.data_cmd} --help")
-    from daca_grpo import data as D
+    from daca_grpo.tasks import data as D
     try:
         if args.data_cmd == 'fetch' and args.list: print(D.data_listing(args.tasks, args.dir)); return 0
         if args.data_cmd == 'verify' or args.verify_only: return _data_verify(D, args)
@@ -424,7 +424,7 @@ def _sft_job(cfg, args):
     check_fits(cfg, model, tok)
     hist = run_sft(cfg, model.train(), tok, progress=args.progress)
     model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
-    from daca_grpo.evaluate import write_task_card
+    from daca_grpo.tasks.evaluate import write_task_card
     write_task_card(args.out, cfg, tok)
     print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
     return 0
@@ -462,12 +462,12 @@ def launch(argv, name) -> int:
 # %% ../nbs/12_cli.ipynb #a17e54f4
 def _main(argv):
     if argv[:1] == ['eval']:
-        from daca_grpo.evaluate import eval_main
+        from daca_grpo.tasks.evaluate import eval_main
         _quiet_hf()                             # no "Loading weights" bar from transformers
         eval_main(argv[1:])                     # prints a Markdown table
         return 0
-    if argv[:1] == ['reproduce']:               # its own parser (nbs/20_reproduce)
-        from daca_grpo.reproduce import reproduce_main
+    if argv[:1] == ['reproduce']:               # its own parser (nbs/paper/20_reproduce)
+        from daca_grpo.paper.reproduce import reproduce_main
         return reproduce_main(argv[1:])
     p = _parser()
     args, extra = p.parse_known_args(argv)

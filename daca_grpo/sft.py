@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from .progress import progress_bar
 from .adapters import adapter_for, completion_logits
-from .procedural import make_arithmetic
+from .tasks.procedural import make_arithmetic
 
 # %% ../nbs/09_sft.ipynb #a4984877
 def _ids(tokenizer, texts):
@@ -108,7 +108,7 @@ def answer_accuracy(model, tokenizer, dataset, gen_length, steps=None, block_len
                     answer_col='answer', return_texts=False):
     "Fraction of rows whose greedy completion's <answer> equals `dataset[answer_col]` (both stripped)."
     from daca_grpo.sampler import generate
-    from daca_grpo.rewards import extract_xml_answer
+    from daca_grpo.tasks.rewards import extract_xml_answer
     dev = next(model.parameters()).device
     texts, correct = [], 0
     for i in range(0, len(dataset), batch_size):

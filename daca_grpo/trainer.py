@@ -148,7 +148,7 @@ def lr_scheduler(optimizer, schedule, warmup, total):
 # %% ../nbs/11_trainer.ipynb #b6b626db
 def load_train_data(cfg, tokenizer):
     "(task spec, training `Dataset`): the task's training split, read from `data.path` when it is set; a bad path is a `ConfigError`."
-    from daca_grpo.evaluate import get_task
+    from daca_grpo.tasks.evaluate import get_task
     from daca_grpo.config import ConfigError
     spec = get_task(cfg.data.task)
     try: return spec, spec.load_train(tokenizer, **({'source': cfg.data.path} if cfg.data.path else {}))
@@ -157,7 +157,7 @@ def load_train_data(cfg, tokenizer):
 def task_reward_funcs(cfg, spec) -> list:
     "The task's reward functions; with `data.d1_compat` d1's own versions (its known bugs included), as the d1 presets train."
     if not cfg.data.d1_compat: return spec.reward_funcs
-    from daca_grpo.rewards import task_rewards
+    from daca_grpo.tasks.rewards import task_rewards
     return task_rewards(spec.name, d1_compat=True)
 
 def _task_parts(cfg, tokenizer):
@@ -335,7 +335,7 @@ def _micro_batches(self: GRPOTrainer, unwrapped, roll, cmask, adv, weights, seed
 # %% ../nbs/11_trainer.ipynb #e54b76fe
 def reward_texts(tokenizer, completion_ids, eos_token_ids, until_eos=False) -> list[str]:
     "The completions as the reward functions see them: all tokens, special ones dropped (d1, TRL), or with `until_eos` only those before the first EOS (as evaluation)."
-    from daca_grpo.evaluate import decode_completions
+    from daca_grpo.tasks.evaluate import decode_completions
     if until_eos: return decode_completions(tokenizer, completion_ids, eos_token_ids)
     return tokenizer.batch_decode(completion_ids, skip_special_tokens=True)
 

@@ -20,9 +20,9 @@ SMALL = {'sft.steps': 120, 'protocol.base_select_every': 50, 'protocol.n_labelle
 def trained(tmp_path_factory):
     "(config, the protocol's result, the saved model folder) of a small quickstart."
     from daca_grpo.config import quickstart_config, apply_overrides, validate
-    from daca_grpo.protocol import run_protocol, arm_of
+    from daca_grpo.paper.protocol import run_protocol, arm_of
     from daca_grpo.trainer import build_model
-    from daca_grpo.evaluate import write_task_card
+    from daca_grpo.tasks.evaluate import write_task_card
     torch.set_num_threads(1)
     out = tmp_path_factory.mktemp('quickstart')
     cfg = validate(apply_overrides(quickstart_config(), {**SMALL, 'log.output_dir': str(out)}))
@@ -37,14 +37,14 @@ def trained(tmp_path_factory):
 
 def _eval(*argv):
     "(the plan's line, the summaries) of `eval_main(argv)`."
-    from daca_grpo.evaluate import eval_main
+    from daca_grpo.tasks.evaluate import eval_main
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf): res = eval_main([str(a) for a in argv])
     return buf.getvalue().splitlines()[0], res
 
 
 def test_eval_of_a_protocol_model_is_the_protocols_test_metric(trained, tmp_path):
-    from daca_grpo.protocol import protocol_pools, arm_of
+    from daca_grpo.paper.protocol import protocol_pools, arm_of
     from daca_grpo.tokenizer import build_tokenizer
     cfg, result, final = trained
     metric, stage = result['metric'], result['stages'][arm_of(cfg)]
@@ -62,7 +62,7 @@ def test_eval_of_a_protocol_model_is_the_protocols_test_metric(trained, tmp_path
 
 
 def test_eval_of_another_task_ignores_the_card(trained, tmp_path):
-    from daca_grpo.evaluate import get_task
+    from daca_grpo.tasks.evaluate import get_task
     from daca_grpo.tokenizer import build_tokenizer
     _, _, final = trained
     line, res = _eval('--model', final, '--task', 'tiny_countdown', '--gen-length', 16, '--limit', 4, '--out', tmp_path, '--no-progress')
@@ -71,7 +71,7 @@ def test_eval_of_another_task_ignores_the_card(trained, tmp_path):
 
 
 def test_without_a_card_eval_keeps_todays_behaviour(trained, tmp_path):
-    from daca_grpo.evaluate import get_task
+    from daca_grpo.tasks.evaluate import get_task
     from daca_grpo.tokenizer import build_tokenizer
     from daca_grpo.config import ConfigError
     from daca_grpo.cli import main

@@ -29,7 +29,7 @@ NAN = float('nan')
 
 def base_dir(task, seed):
     "The full reproduction's main-table cell of `seed`: its committed base, and the protocol's own diffu-GRPO run."
-    from daca_grpo.reproduce import _seed_dir
+    from daca_grpo.paper.reproduce import _seed_dir
     return _seed_dir(REPO / 'results' / 'reproduce' / 'full', task, seed) / 'default'
 
 
@@ -39,7 +39,7 @@ def run_dirs(task, seed, root) -> dict:
 
 
 def pilot_jobs(task, seed, root):
-    from daca_grpo.reproduce import Job, _pairs
+    from daca_grpo.paper.reproduce import Job, _pairs
     return [Job('arm', task, seed, ARM, str(Path(root) / task / f'seed{seed}' / name), str(base_dir(task, seed)), _pairs(ov))
             for name, ov in GRIDS[task].items()]
 
@@ -74,7 +74,7 @@ def reward_check(task, seed, setting, root, group=4, batch=50):
     Writes `<run>/reward_check.json`. About 1.5 minutes on one core for the chains."""
     import torch
     from daca_grpo.config import protocol_config
-    from daca_grpo.protocol import protocol_pools, protocol_rewards
+    from daca_grpo.paper.protocol import protocol_pools, protocol_rewards
     from daca_grpo.sampler import generate
     from daca_grpo.trainer import build_model
     torch.set_num_threads(1)
@@ -120,7 +120,7 @@ def main(argv=None):
         if not pt.exists(): ap.error(f"--reward-check: {pt} is missing: run the pilot first (python tools/rl_pilot.py --task {a.task} --seed {a.seed})")
         print(json.dumps(reward_check(a.task, a.seed, a.reward_check, a.root), indent=1)); return
     if not a.report:
-        from daca_grpo.reproduce import run_jobs, write_manifests
+        from daca_grpo.paper.reproduce import run_jobs, write_manifests
         jobs = pilot_jobs(a.task, a.seed, a.root)
         write_manifests(jobs)    # protocol.json (the protocol) and cell.json (the setting's overrides): a changed grid refuses to reuse a directory
         res = run_jobs(jobs, workers=a.workers)

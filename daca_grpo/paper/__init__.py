@@ -1,0 +1,1 @@
+"""The paper's experiments: the cost model, the RL protocol, the likelihood study, fast rollouts and the reproduction of its tables (nbs/paper/)."""
