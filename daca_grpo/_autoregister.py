@@ -8,7 +8,7 @@ __all__ = ['register_real_models', 'install']
 # %% ../nbs/01b_autoregister.ipynb #89812659
 import sys, importlib.abc, importlib.util
 
-def register_real_models():
+def register_real_models() -> None: # registers as a side effect
     "Register LLaDA and Dream with transformers' Auto classes (importing `daca_grpo.real_models` does it)."
     from daca_grpo import real_models  # noqa: F401
 
@@ -29,7 +29,7 @@ class _AfterTransformers(importlib.abc.MetaPathFinder):
             spec.loader.exec_module = exec_module
         return spec
 
-def install():
+def install() -> None: # registers now, or installs the import hook
     "Register now if transformers is loaded, else when it is."
     if 'transformers' in sys.modules: register_real_models()
     elif not any(isinstance(f, _AfterTransformers) for f in sys.meta_path): sys.meta_path.insert(0, _AfterTransformers())

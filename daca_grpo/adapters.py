@@ -32,14 +32,14 @@ def __getattr__(name):
 @dataclass(frozen=True)
 class DLLMAdapter:
     "What the library needs to know about a masked diffusion LM."
-    name: str
-    mask_token_id: int
-    eos_token_ids: tuple          # ids that end a completion (the first one ends it)
-    pad_token_id: int
-    shifted_logits: bool = False  # Dream: logits[t] predicts token t+1
-    accepts_logits_to_keep: bool = False
+    name: str                          # 'tiny_dllm', 'llada' or 'dream' (the `model_type` it was chosen by)
+    mask_token_id: int                 # id of the mask token the sampler writes into masked positions
+    eos_token_ids: tuple               # ids that end a completion (the first one ends it)
+    pad_token_id: int                  # id of padding (prompts are left-padded with it)
+    shifted_logits: bool = False       # Dream: logits[t] predicts token t+1
+    accepts_logits_to_keep: bool = False  # the forward takes `logits_to_keep` (else the sampler slices the full logits)
     attention_format: str = 'padding'  # 'padding': [B, T] mask | 'full': [B, 1, T, T] mask + position ids (Dream's remote code)
-    lora_target_modules: tuple = ('q_proj', 'k_proj', 'v_proj')
+    lora_target_modules: tuple = ('q_proj', 'k_proj', 'v_proj')  # module names LoRA wraps by default
 
     def __post_init__(self):
         if self.attention_format not in ('padding', 'full'):
@@ -49,7 +49,9 @@ class DLLMAdapter:
 @torch.no_grad()
 def _needs_mask(attention_mask): return attention_mask is not None and not bool(attention_mask.all())
 
-def forward_kwargs(adapter, attention_mask):
+def forward_kwargs(adapter:DLLMAdapter, # the model's adapter (its `attention_format`)
+                   attention_mask,      # [B, T], 1 = real token; None or all ones: nothing is passed
+                  ) -> dict:            # `attention_mask` (and `position_ids`) as the model wants them
     "Keyword arguments carrying `attention_mask` [B, T] (1 = real token) in the model's own format."
     if not _needs_mask(attention_mask): return {}
     if adapter.attention_format == 'padding': return {'attention_mask': attention_mask}
@@ -58,7 +60,12 @@ def forward_kwargs(adapter, attention_mask):
     return {'attention_mask': m[:, None, None, :] & m[:, None, :, None], 'position_ids': position_ids}
 
 # %% ../nbs/02_adapters.ipynb #658e8141
-def completion_logits(adapter, model, input_ids, attention_mask=None, gen_length=None):
+def completion_logits(adapter:DLLMAdapter, # the model's adapter
+                      model,               # the dLLM (TinyDLLM, LLaDA, Dream, or a peft wrapper of one)
+                      input_ids,           # [B, T] = [prompt | completion], prompts left-padded
+                      attention_mask=None, # [B, T] padding mask (1 = real token), or None
+                      gen_length=None,     # completion length L; None: the whole sequence
+                     ):                    # [B, L, V] logits, row i predicting completion token i
     "Logits [B, L, V] whose row i predicts completion token i (the last `gen_length` tokens of `input_ids`)."
     L = input_ids.shape[1] if gen_length is None else gen_length
     keep = L + 1 if adapter.shifted_logits else L
@@ -70,14 +77,18 @@ def completion_logits(adapter, model, input_ids, attention_mask=None, gen_length
     return logits[:, :-1] if adapter.shifted_logits else logits
 
 # %% ../nbs/02_adapters.ipynb #9287f74d
-def completion_mask(completion_ids, eos_token_ids):
+def completion_mask(completion_ids, # [B, L] completion token ids
+                    eos_token_ids,  # ids that end a completion
+                   ):               # bool [B, L]
     "Bool [B, L]: True for tokens up to and including the first end-of-sequence token of each row."
     is_eos = torch.isin(completion_ids, torch.as_tensor(list(eos_token_ids), device=completion_ids.device))
     eos_before = is_eos.long().cumsum(-1) - is_eos.long()   # number of EOS strictly before each position
     return eos_before == 0
 
 # %% ../nbs/02_adapters.ipynb #20cb200a
-def tiny_adapter(config=None):
+def tiny_adapter(config=None, # a `TinyDLLMConfig`; None: the default ids
+                ) -> DLLMAdapter:
+    "The tiny model's adapter: unshifted logits, `logits_to_keep`, a [B, T] padding mask."
     if config is None:
         from daca_grpo.model import TinyDLLMConfig     # the tiny model's default ids (imports transformers)
         config = TinyDLLMConfig()
@@ -85,14 +96,18 @@ def tiny_adapter(config=None):
                        shifted_logits=False, accepts_logits_to_keep=True, attention_format='padding',
                        lora_target_modules=('q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'))
 
-def llada_adapter(config=None):
+def llada_adapter(config=None, # LLaDA's config (ours or the official one); None: LLaDA-8B's ids
+                 ) -> DLLMAdapter:
+    "LLaDA's adapter: unshifted logits; `logits_to_keep` only with the library's own `LLaDAModelLM`."
     g = lambda k, d: getattr(config, k, None) if getattr(config, k, None) is not None else d
     native = bool(getattr(config, 'native_dllm', False))     # daca_grpo.real_models, not the checkpoint's own code
     return DLLMAdapter('llada', g('mask_token_id', 126336), (g('eos_token_id', 126081), 126348), g('pad_token_id', 126081),
                        shifted_logits=False, accepts_logits_to_keep=native, attention_format='padding',
                        lora_target_modules=D1_LLADA_LORA_TARGETS)
 
-def dream_adapter(config=None):
+def dream_adapter(config=None, # Dream's config (ours or the official one); None: Dream-7B's ids
+                 ) -> DLLMAdapter:
+    "Dream's adapter: shifted logits; the official code needs the [B, 1, T, T] mask (`attention_format='full'`)."
     g = lambda k, d: getattr(config, k, None) if getattr(config, k, None) is not None else d
     native = bool(getattr(config, 'native_dllm', False))     # the native Dream builds Dream's pairwise mask from a [B, T] one
     return DLLMAdapter('dream', g('mask_token_id', 151666), (g('eos_token_id', 151643), 151645), g('pad_token_id', 151643),
@@ -102,7 +117,8 @@ def dream_adapter(config=None):
 ADAPTERS = {'tiny_dllm': tiny_adapter, 'llada': llada_adapter, 'dream': dream_adapter}
 
 # %% ../nbs/02_adapters.ipynb #9da0edb2
-def adapter_for(model_or_config) -> DLLMAdapter:
+def adapter_for(model_or_config, # a model, a peft wrapper, or a config
+               ) -> DLLMAdapter:  # chosen by `config.model_type`
     "The adapter of a model (or its config), chosen by `config.model_type`; a model may also carry its own `dllm_adapter`."
     own = getattr(model_or_config, 'dllm_adapter', None)
     if own is not None: return own
@@ -115,7 +131,8 @@ def adapter_for(model_or_config) -> DLLMAdapter:
     return ADAPTERS[model_type](config)
 
 # %% ../nbs/02_adapters.ipynb #72c8bcb3
-def context_length(model_or_config):
+def context_length(model_or_config, # a model or its config
+                  ) -> int:          # or None
     "Positions the model was trained on (`max_position_embeddings`, or LLaDA's `max_sequence_length`), or None if the config says neither."
     config = getattr(model_or_config, 'config', model_or_config)
     for key in ('max_position_embeddings', 'max_sequence_length'):
@@ -140,12 +157,15 @@ def _standins() -> dict:
     class LLaDAStandIn(TinyDLLM):
         "A tiny random model with LLaDA's token ids and forward signature (no `logits_to_keep`)."
         config_class = LLaDAStandInConfig
-        def __init__(self, config):
+        def __init__(self, config): # a `LLaDAStandInConfig` (or `DreamStandInConfig`)
             super().__init__(config)
             # only the first `active_vocab_size` tokens are ever predicted (as a real model never predicts unused ids)
             bias = torch.zeros(config.vocab_size); bias[config.active_vocab_size:] = -1e4
             self.register_buffer('vocab_bias', bias, persistent=False)
-        def forward(self, input_ids, attention_mask=None, dllm_cache=None, cache_span=None):   # + the cache interface of daca_grpo.fast_sampler
+        def forward(self, input_ids,   # [B, T] token ids
+                    attention_mask=None, # [B, T] padding mask, or None
+                    dllm_cache=None,     # the cache interface of daca_grpo.fast_sampler
+                    cache_span=None):    # (start, end) of a span pass, or None
             logits = super().forward(input_ids, attention_mask=attention_mask, dllm_cache=dllm_cache, cache_span=cache_span).logits
             return MaskedLMOutput(logits=logits + self.vocab_bias.to(logits.dtype))
 
@@ -160,7 +180,9 @@ def _standins() -> dict:
         "A tiny random model with Dream's token ids, mask format and shifted logits (row t predicts token t+1)."
         config_class = DreamStandInConfig
         supports_dllm_cache = False   # shifted logits: a span's logits would need the row before it
-        def forward(self, input_ids, attention_mask=None, position_ids=None):
+        def forward(self, input_ids,   # [B, T] token ids
+                    attention_mask=None, # [B, 1, T, T] boolean mask, as Dream's remote code takes
+                    position_ids=None):  # [B, T], or None
             if attention_mask is not None and attention_mask.dim() != 4:
                 raise ValueError("DreamStandIn, like Dream, expects a [B, 1, T, T] attention mask")
             if attention_mask is not None:   # pad query rows attend to nothing in Dream's mask; let them see all keys (unread)
@@ -174,7 +196,9 @@ def _standins() -> dict:
     return out
 
 # %% ../nbs/02_adapters.ipynb #bfed999d
-def standin_from_tiny(tiny: 'TinyDLLM', kind: str):
+def standin_from_tiny(tiny: 'TinyDLLM', # the model whose weights it carries
+                      kind: str,        # 'llada' or 'dream'
+                     ):                 # an eval-mode `LLaDAStandIn` or `DreamStandIn`
     "A LLaDA or Dream stand-in carrying `tiny`'s weights; its vocabulary is embedded in the larger one."
     S = _standins()
     cls, cfg_cls = {'llada': (S['LLaDAStandIn'], S['LLaDAStandInConfig']), 'dream': (S['DreamStandIn'], S['DreamStandInConfig'])}[kind]
@@ -191,7 +215,12 @@ def standin_from_tiny(tiny: 'TinyDLLM', kind: str):
     return m.to(next(tiny.parameters()).dtype).eval()
 
 # %% ../nbs/02_adapters.ipynb #c6cd68e9
-def load_dllm(path, dtype=None, device=None, remote_code=False, trust_remote_code=None, **model_kwargs):
+def load_dllm(path,                   # a local folder or a hub name
+              dtype=None,             # e.g. torch.bfloat16; None: the checkpoint's
+              device=None,            # where to move the model; None: leave it where it loads
+              remote_code=False,      # run the checkpoint's own modelling and tokenizer code
+              trust_remote_code=None, # the keyword of earlier versions (same as `remote_code`)
+              **model_kwargs):        # passed on to `AutoModel.from_pretrained`
     "Load `(model, tokenizer, adapter)` from a local directory or hub name; `remote_code=True` runs the checkpoint's own modelling code."
     from transformers import AutoConfig, AutoModel
     from daca_grpo import real_models                   # noqa: F401 (registers tiny_dllm, LLaDA and Dream with the Auto classes)

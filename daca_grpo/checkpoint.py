@@ -16,7 +16,8 @@ import torch, torch.nn as nn
 from safetensors.torch import save_file, load_file
 
 # %% ../nbs/08_checkpoint.ipynb #059a5e97
-def capture_rng_state(generators=None):
+def capture_rng_state(generators:dict=None, # {name: torch.Generator} drawn from by the run (sampler, data order, ...)
+                     ) -> dict:              # plain tensors, ints and lists: loadable with `torch.load(weights_only=True)`
     "The state of python `random`, numpy, torch CPU, torch CUDA (all devices) and the named `torch.Generator`s."
     kind, key, pos, has_gauss, gauss = np.random.get_state()
     state = {'python': random.getstate(), 'numpy': [kind, key.tolist(), int(pos), int(has_gauss), float(gauss)],
@@ -24,7 +25,8 @@ def capture_rng_state(generators=None):
     if torch.cuda.is_available(): state['cuda'] = torch.cuda.get_rng_state_all()
     return state
 
-def restore_rng_state(state, generators=None):
+def restore_rng_state(state:dict,          # what `capture_rng_state` returned
+                      generators:dict=None): # {name: torch.Generator}, each set to the saved state of that name
     "Set every stream captured by `capture_rng_state`; `generators` are restored in place, by name."
     random.setstate(state['python'])
     kind, key, pos, has_gauss, gauss = state['numpy']
@@ -40,7 +42,8 @@ def restore_rng_state(state, generators=None):
         else: warnings.warn(f"no saved state for generator {name!r} (saved: {sorted(saved)}): left as is")
 
 # %% ../nbs/08_checkpoint.ipynb #cf05c4b6
-def trainable_state_dict(model):
+def trainable_state_dict(model:nn.Module, # e.g. a peft model whose base is frozen
+                        ) -> dict:         # {name: detached tensor} of the parameters that require grad
     "The parameters that require grad, by name (what a partial checkpoint needs when the rest is frozen and reloadable)."
     return {n: p.detach() for n, p in model.named_parameters() if p.requires_grad}
 
@@ -96,8 +99,15 @@ def _load_model(model, d, fmt):
 CKPT_RE = re.compile(r'^checkpoint-(\d{8})$')
 STATE_FILE, OPTIM_FILE, SCHED_FILE, MODEL_DIR = 'trainer_state.json', 'optimizer.pt', 'scheduler.pt', 'model'
 
-def checkpoint_name(step): return f'checkpoint-{int(step):08d}'
-def rng_file(process_index): return f'rng_state_{int(process_index)}.pt'
+def checkpoint_name(step:int # the training step
+                   ) -> str:  # 'checkpoint-00000003'
+    "The directory name of the checkpoint of `step`, zero-padded so that names sort by step."
+    return f'checkpoint-{int(step):08d}'
+
+def rng_file(process_index:int # the process of a distributed run (0 alone)
+            ) -> str:          # 'rng_state_1.pt'
+    "The file of one process's random streams inside a checkpoint."
+    return f'rng_state_{int(process_index)}.pt'
 
 # %% ../nbs/08_checkpoint.ipynb #056a5d44
 def _json_default(o):
@@ -127,19 +137,22 @@ def _remove(d):
     shutil.rmtree(gone)
 
 # %% ../nbs/08_checkpoint.ipynb #ba362a22
-def list_checkpoints(output_dir):
-    "Complete checkpoints under `output_dir`, oldest first, as (step, path)."
+def list_checkpoints(output_dir, # the run's `log.output_dir`
+                    ) -> list:   # [(step, path)], oldest first
+    "Complete checkpoints under `output_dir` (a name that matches `CKPT_RE` and a `trainer_state.json`)."
     out = Path(output_dir)
     if not out.is_dir(): return []
     found = [(int(m.group(1)), p) for p in out.iterdir() if (m := CKPT_RE.match(p.name)) and p.is_dir() and (p / STATE_FILE).is_file()]
     return sorted(found)
 
-def latest_checkpoint(output_dir):
+def latest_checkpoint(output_dir, # the run's `log.output_dir`
+                     ):           # the `Path` of the newest complete checkpoint, or None
     "Path of the newest complete checkpoint under `output_dir`, or None."
     cks = list_checkpoints(output_dir)
     return cks[-1][1] if cks else None
 
-def prune_checkpoints(output_dir, keep_last):
+def prune_checkpoints(output_dir,    # the run's `log.output_dir`
+                      keep_last:int): # how many of the newest to keep (None: all)
     "Delete all but the newest `keep_last` checkpoints (None: keep all)."
     if keep_last is None: return
     for _, p in list_checkpoints(output_dir)[:-keep_last] if keep_last > 0 else list_checkpoints(output_dir): _remove(p)
@@ -147,7 +160,8 @@ def prune_checkpoints(output_dir, keep_last):
 # %% ../nbs/08_checkpoint.ipynb #9e9974c2
 ACC_DIR = 'accelerate_state'
 
-def is_sharded(accelerator):
+def is_sharded(accelerator, # an `accelerate.Accelerator`, or None
+              ) -> bool:   # True under FSDP or DeepSpeed
     "Whether `accelerator` shards parameters or optimizer state (FSDP, DeepSpeed): then accelerate's `save_state` writes them."
     if accelerator is None: return False
     from accelerate.utils import DistributedType
@@ -179,12 +193,21 @@ def _verify_manifest(d, files, verify='sha256'):
         if verify == 'sha256' and _sha256(f) != want['sha256']: raise CheckpointCorrupt(f"{f}: SHA-256 differs from when saved (damaged)")
 
 # %% ../nbs/08_checkpoint.ipynb #cafb52d8
-def save_checkpoint(output_dir, step, model=None, optimizer=None, scheduler=None, generators=None, extra=None,
-                    keep_last=3, process_index=0, num_processes=1, barrier=None, extra_models=None, accelerator=None):
-    """Atomically write `checkpoint-{step:08d}` under `output_dir`; returns its path (on every process).
-    `extra_models`: {name: model} saved beside the model (e.g. a reference model that changes during training).
-    `accelerator`: when it shards (FSDP, DeepSpeed) every process writes its shards of the prepared model and optimizer
-    with `accelerator.save_state`; `model` and `optimizer` are then not written by the main process."""
+def save_checkpoint(output_dir,             # the run's folder; the checkpoint is `output_dir/checkpoint-{step:08d}`
+                    step:int,               # the training step it holds
+                    model=None,             # an `nn.Module` (peft: the adapter only), a `save_pretrained` model, or a state dict
+                    optimizer=None,         # its `state_dict()` is saved
+                    scheduler=None,         # its `state_dict()` is saved
+                    generators:dict=None,   # {name: torch.Generator} saved with every global random stream
+                    extra:dict=None,        # JSON-able trainer state (data position, running metrics)
+                    keep_last:int=3,        # checkpoints kept after this one is in place (None: all)
+                    process_index:int=0,    # this process (each writes its own random streams)
+                    num_processes:int=1,    # processes of the run
+                    barrier=None,           # a callable every process waits in (e.g. `accelerator.wait_for_everyone`)
+                    extra_models:dict=None, # {name: model} saved beside the model (e.g. a reference model that changes)
+                    accelerator=None,       # when it shards (FSDP, DeepSpeed) every process writes its shards with `save_state`
+                   ) -> Path:               # the checkpoint's path (on every process)
+    "Atomically write `checkpoint-{step:08d}` under `output_dir`: a temporary folder, every file fsynced and in a manifest, renamed last."
     out = Path(output_dir); final = out / checkpoint_name(step); tmp = out / f'.tmp-{final.name}'
     main, barrier, sharded = process_index == 0, barrier or (lambda: None), is_sharded(accelerator)
     if keep_last is not None and keep_last < 1: raise ValueError(f"keep_last={keep_last} must be >= 1 or None (keep all)")
@@ -255,10 +278,19 @@ def _load_state(accelerator, d, verified):
                                 f"({type(e).__name__}: {first})") from e
 
 # %% ../nbs/08_checkpoint.ipynb #05ea18ca
-def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators=None, process_index=0,
-                    restore_rng=True, map_location='cpu', extra_models=None, accelerator=None, verify='sha256'):
-    """Restore what `save_checkpoint` wrote into the given objects; returns `(step, extra)`. Every file is first checked against
-    the checkpoint's manifest (`verify`: 'sha256', 'size' or None); a damaged one raises `CheckpointCorrupt` naming it."""
+def load_checkpoint(path,                # a checkpoint folder (`latest_checkpoint(output_dir)`)
+                    model=None,          # loaded in place, strictly (a missing or unexpected weight is an error)
+                    optimizer=None,      # its state is loaded in place
+                    scheduler=None,      # its state is loaded in place
+                    generators:dict=None,# {name: torch.Generator} restored by name
+                    process_index:int=0, # this process: its own random streams are restored
+                    restore_rng:bool=True,  # restore the global random streams and `generators`
+                    map_location='cpu',  # where the optimizer state is loaded
+                    extra_models:dict=None, # {name: model} saved with `save_checkpoint(extra_models=...)`
+                    accelerator=None,    # the sharding accelerator of a run saved under FSDP / DeepSpeed
+                    verify:str='sha256', # check the files against the manifest first: 'sha256', 'size' or None
+                   ) -> tuple:           # (step, extra)
+    "Restore what `save_checkpoint` wrote into the given objects; a damaged file raises `CheckpointCorrupt` naming it."
     path = Path(path)
     if not (path / STATE_FILE).is_file():
         hint = f" (newest checkpoint there: {latest_checkpoint(path).name})" if latest_checkpoint(path) else ''
@@ -290,9 +322,14 @@ def load_checkpoint(path, model=None, optimizer=None, scheduler=None, generators
     return state['step'], state['extra']
 
 # %% ../nbs/08_checkpoint.ipynb #1971c7b0
-def load_latest_checkpoint(output_dir, model=None, optimizer=None, scheduler=None, generators=None, process_index=0, **kw):
-    """Load the newest checkpoint under `output_dir` that reads back whole; a damaged one is skipped with a warning naming
-    its bad file. Returns `(path, step, extra)`, or None when there is no checkpoint (a `CheckpointCorrupt` when none is intact)."""
+def load_latest_checkpoint(output_dir,          # the run's folder
+                           model=None,          # as in `load_checkpoint`
+                           optimizer=None,      # as in `load_checkpoint`
+                           scheduler=None,      # as in `load_checkpoint`
+                           generators:dict=None,# as in `load_checkpoint`
+                           process_index:int=0, # as in `load_checkpoint`
+                           **kw):               # `load_checkpoint`'s other arguments; returns (path, step, extra), or None without a checkpoint
+    "Load the newest checkpoint under `output_dir` that reads back whole, skipping damaged ones with a warning naming the bad file."
     cks, bad = list_checkpoints(output_dir)[::-1], []
     for _, ck in cks:
         try: return (ck, *load_checkpoint(ck, model, optimizer, scheduler, generators, process_index, **kw))
@@ -321,7 +358,11 @@ def _merged_from_state_dict(m, sd):
     if left: raise KeyError(f"merge_lora: weights missing from the gathered state dict: {left[:5]}")
     return fresh.merge_and_unload()
 
-def export_model(model, out_dir, accelerator=None, merge_lora=False):
+def export_model(model,               # the trained model (peft, DDP-wrapped or prepared by `accelerator`)
+                 out_dir,             # the folder `from_pretrained` will read
+                 accelerator=None,    # the run's accelerator: its weights are gathered first when it shards
+                 merge_lora:bool=False, # write the base with the adapter merged instead of the adapter
+                ) -> Path:            # `out_dir`
     "Write `model` with `save_pretrained` into `out_dir` (gathered first when `accelerator` shards; every process must call it)."
     out_dir = Path(out_dir)
     if is_sharded(accelerator):

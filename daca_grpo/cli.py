@@ -18,7 +18,11 @@ from .config import (parse_args, ConfigError, PRESETS, save_config, describe_con
 # `--show-config`, `--list-keys` and config errors answer in a fraction of a second
 
 # %% ../nbs/12_cli.ipynb #90854724
-def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
+def task_eval_fn(cfg,              # the run's `TrainConfig` (its task, `eval_sampler` and `data.eval_size`)
+                 tokenizer,        # the model's tokenizer
+                 out_dir=None,     # where each evaluation writes `eval_NNN.jsonl` (None: nowhere)
+                 progress=False,   # as `daca_grpo.progress.progress_bar`'s `progress`
+                ):                 # a function model -> {metric: value}
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
     from daca_grpo.tasks.evaluate import evaluate
     s = cfg.eval_sampler
@@ -32,7 +36,11 @@ def task_eval_fn(cfg, tokenizer, out_dir=None, progress=False):
     return fn
 
 # %% ../nbs/12_cli.ipynb #47a858f5
-def run_sft(cfg, model, tokenizer, progress=True):
+def run_sft(cfg,           # the run's `TrainConfig` (its task and `sft` section)
+            model,         # the dLLM, trained in place
+            tokenizer,     # its tokenizer
+            progress=True, # as `progress_bar`'s `progress`
+           ) -> list:      # the SFT log, [{'step', 'loss', 'lr'}]
     "Masked-diffusion SFT of `model` on the task's solved training examples for `cfg.sft.steps` steps."
     from daca_grpo.sft import sft_train
     from daca_grpo.trainer import load_train_data
@@ -43,7 +51,10 @@ def run_sft(cfg, model, tokenizer, progress=True):
                      batch_size=cfg.sft.batch_size, seed=cfg.seed, warmup=cfg.sft.warmup, progress=progress)
 
 # %% ../nbs/12_cli.ipynb #cb63a650
-def run_protocol_job(cfg, resume=False, progress=True):
+def run_protocol_job(cfg,             # a `TrainConfig` with `protocol.enabled`
+                     resume:bool=False, # continue the stages already in `log.output_dir`
+                     progress=True,   # as `progress_bar`'s `progress`
+                    ) -> dict:        # the protocol's result, with the paths of the model and the plots
     "`protocol.enabled`: `run_protocol` with the config's own method; also saves the RL model to `final/` and `protocol.png`."
     import torch
     from daca_grpo.paper.protocol import run_protocol, arm_of, _write_json
@@ -71,12 +82,14 @@ def _quiet_hf():
     hf_logging.disable_progress_bar()
 
 # %% ../nbs/12_cli.ipynb #2750b022
-def method_label(cfg) -> str:
+def method_label(cfg, # a `TrainConfig`
+                ) -> str: # e.g. 'diffu-GRPO + DPS + SML (K=4)'
     "'diffu-GRPO + DPS + SML (K=4)': the method and its plug-ins, named as the plots name them (`daca_grpo.plots.method_label`)."
     from daca_grpo import plots
     return plots.method_label(config_to_dict(cfg))
 
-def opening_line(cfg) -> str:
+def opening_line(cfg, # a `TrainConfig`
+                ) -> str: # the line a run starts its log with
     "The first line a run prints: the task, method and plug-ins, seed, steps, and the output folder."
     how = ' (the verifier-only protocol: SFT base, RL, SFT control; checkpoints chosen on validation)' if cfg.protocol.enabled else ''
     sft = f', {cfg.sft.steps} SFT steps first' if cfg.sft.steps and not cfg.protocol.enabled else ''
@@ -96,7 +109,10 @@ def _length_sets(cfg, tok):
     if cfg.data.eval_size != 0: out.append(('the evaluation set', _limit(spec.load_eval(tok), cfg.data.eval_size)['prompt'], 'eval_sampler', None))
     return out
 
-def check_fits(cfg, model, tok):
+def check_fits(cfg,   # a `TrainConfig`
+               model, # the built model (its positions are read)
+               tok,   # its tokenizer
+              ):      # nothing; a `ConfigError` when a prompt plus its completion does not fit
     "A `ConfigError` when a prompt the run reads plus its completion is longer than the model's positions."
     from daca_grpo.adapters import context_length
     ctx = context_length(model)
@@ -114,7 +130,8 @@ RUN_FILES = RUN_MARKERS + ('before_rl.json', 'curves.png', 'curves.pdf', 'protoc
                            'reference.backup.safetensors', 'reference.json', 'final', 'eval', 'logs', '.lock')
 PROTOCOL_STAGE = r'(base|sft_control|(diffu_grpo|wd1|gdpo|coupled)(_dps)?(_sml)?(_dual|_parallel)?)(\.json|\.pt|_run)'  # protocol.arm_overrides' names
 
-def run_files(out) -> list:
+def run_files(out,       # a run's `log.output_dir`
+             ) -> list:  # the paths a run wrote there, sorted
     "What a run wrote into `out` and `--overwrite` removes: `RUN_FILES`, the protocol's stage files, checkpoints, temporary files."
     import re
     out = Path(out)
@@ -209,7 +226,11 @@ def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
     return result
 
 # %% ../nbs/12_cli.ipynb #1ec7a721
-def run_train(cfg, resume=False, progress=True, overwrite=False):
+def run_train(cfg,                   # the resolved `TrainConfig`
+              resume:bool=False,     # continue from the newest checkpoint in `log.output_dir`
+              progress=True,         # as `progress_bar`'s `progress`
+              overwrite:bool=False,  # remove the files of a run already in `log.output_dir` first
+             ) -> dict:              # 'before' / 'after' metrics, 'model', 'plot', 'run_dir', 'minutes'
     "Train as configured; returns a dict with the before/after evaluation and the paths written."
     resume = _prepare_run_dir(cfg, resume, overwrite)
     print(opening_line(cfg), flush=True)
@@ -233,7 +254,9 @@ def run_train(cfg, resume=False, progress=True, overwrite=False):
     return _finish_run(cfg, trainer, tok, eval_fn, out, result, t0)
 
 # %% ../nbs/12_cli.ipynb #68fb2ec6
-def report(cfg, result):
+def report(cfg,         # the run's `TrainConfig`
+           result:dict, # what `run_train` (or `run_protocol_job`) returned
+          ) -> str:     # a Markdown table, then where the plots, model and metrics are
     "A Markdown table of the held-out metric (before and after RL, and the SFT control when there is one), and where things are."
     metric = result.get('metric') or next(iter(result.get('after') or result.get('before') or {'metric': 0}))
     method = method_label(cfg)
@@ -304,7 +327,8 @@ def _plan_data(cfg, tok):
     return spec, data_line
 
 # %% ../nbs/12_cli.ipynb #196cd38b
-def dry_run(cfg) -> str:
+def dry_run(cfg, # the resolved `TrainConfig`
+           ) -> str: # the plan, one line per item
     "The plan of the run `cfg` (data loaded, rewards built, no model weights) as lines of text; bad data raises `ConfigError`."
     from daca_grpo.paper.protocol import rl_step_passes
     from daca_grpo.trainer import task_reward_funcs
@@ -430,19 +454,23 @@ def _sft_job(cfg, args):
     return 0
 
 # %% ../nbs/12_cli.ipynb #fc7b29fb
-def yaml_text(cfg) -> str:
+def yaml_text(cfg, # a `TrainConfig`
+             ) -> str: # the config as YAML, as `save_config` writes it without its header line
+    "The resolved config as YAML (`--show-config`)."
     import yaml
     return yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120).rstrip()
 
 # %% ../nbs/12_cli.ipynb #945e9846
-def configs_listing() -> str:
+def configs_listing() -> str: # the listing `--list-configs` prints
     "The shipped configs by kind, with where they are."
     from daca_grpo.config import config_dirs
     acc = [Path(n).stem for n in list_configs('accelerate')]
     return '\n'.join(['# training runs: daca-grpo train NAME', *list_configs(), '',
                       f"# accelerate launchers: daca-grpo train ... --launch NAME (files in {config_dirs()[0] / 'accelerate'})", *acc])
 
-def launch_command(argv, name) -> list:
+def launch_command(argv:list, # the `daca-grpo` arguments, `--launch NAME` among them
+                   name:str,  # a shipped accelerate config name or a YAML path
+                  ) -> list:  # the command line, as a list
     "The `accelerate launch` command line that runs `daca-grpo` with `argv` (its `--launch` dropped) under the accelerate config `name`."
     rest, skip = [], False
     for a in argv:
@@ -451,7 +479,9 @@ def launch_command(argv, name) -> list:
         if not a.startswith('--launch='): rest.append(a)
     return [sys.executable, '-m', 'accelerate.commands.launch', '--config_file', str(accelerate_config(name)), '-m', 'daca_grpo.cli', *rest]
 
-def launch(argv, name) -> int:
+def launch(argv:list, # the `daca-grpo` arguments
+           name:str,  # a shipped accelerate config name or a YAML path
+          ) -> int:   # the launched command's exit code
     "Run `launch_command` (replacing this process' work; returns its exit code)."
     import subprocess
     if 'WORLD_SIZE' in os.environ: raise ConfigError("--launch inside a launched process (WORLD_SIZE is set): drop --launch")
@@ -495,7 +525,8 @@ def _user_error(e) -> bool:
     ck = sys.modules.get('daca_grpo.checkpoint')                  # loaded whenever a checkpoint can have been read
     return isinstance(e, (ConfigError, FileExistsError)) or (ck is not None and isinstance(e, ck.CheckpointCorrupt))
 
-def main(argv=None):
+def main(argv:list=None, # the arguments after `daca-grpo` (default: `sys.argv[1:]`)
+        ) -> int:        # the exit code: 0, or 2 for an error the user can fix
     "Entry point of the `daca-grpo` console script: errors a user can fix are one line on stderr and exit code 2."
     argv = sys.argv[1:] if argv is None else list(argv)
     try: return _main(argv)

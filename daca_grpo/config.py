@@ -171,17 +171,17 @@ class TrainConfig:
     "A whole run. Defaults: the tiny CPU run."
     name: str = 'tiny'
     seed: int = 42                           # d1 train.yaml seed: 42
-    model: ModelConfig = field(default_factory=ModelConfig)
-    data: DataConfig = field(default_factory=DataConfig)
-    sampler: SamplerConfig = field(default_factory=SamplerConfig)
-    eval_sampler: SamplerConfig = field(default_factory=_eval_sampler)
-    method: MethodConfig = field(default_factory=MethodConfig)
-    dps: DPSConfig = field(default_factory=DPSConfig)
-    sml: SMLConfig = field(default_factory=SMLConfig)
-    optim: OptimConfig = field(default_factory=OptimConfig)
-    log: LogConfig = field(default_factory=LogConfig)
-    sft: SFTConfig = field(default_factory=SFTConfig)
-    protocol: ProtocolConfig = field(default_factory=ProtocolConfig)
+    model: ModelConfig = field(default_factory=ModelConfig)        # which dLLM, full fine-tuning or LoRA, dtype
+    data: DataConfig = field(default_factory=DataConfig)           # the task and how much of it
+    sampler: SamplerConfig = field(default_factory=SamplerConfig)  # rollouts during training
+    eval_sampler: SamplerConfig = field(default_factory=_eval_sampler)  # evaluation (greedy)
+    method: MethodConfig = field(default_factory=MethodConfig)     # the base RL method; the loss reads it (06_losses)
+    dps: DPSConfig = field(default_factory=DPSConfig)              # Denoising Progress Scores
+    sml: SMLConfig = field(default_factory=SMLConfig)              # Stratified Masking Likelihood; the loss reads it
+    optim: OptimConfig = field(default_factory=OptimConfig)        # AdamW, schedule, batch layout
+    log: LogConfig = field(default_factory=LogConfig)              # output, logging, checkpoints, evaluation
+    sft: SFTConfig = field(default_factory=SFTConfig)              # the SFT warm start
+    protocol: ProtocolConfig = field(default_factory=ProtocolConfig)  # the verifier-only protocol (16_rl_protocol)
 
 # %% ../nbs/07_config.ipynb #d55e96ce
 class ConfigError(ValueError):
@@ -285,7 +285,10 @@ def _coerce_dict(value, key):
     return dict(value)
 
 # %% ../nbs/07_config.ipynb #0132fcb2
-def coerce(value, tp, key='value'):
+def coerce(value,       # from YAML or the command line (a string there)
+           tp,          # the field's type: bool, int, float, str, Literal, Optional, list, tuple, dict
+           key='value', # the dotted key, for the error message
+          ):            # `value` as a `tp`
     "Convert `value` (from YAML or a command-line string) to type `tp`, or raise a `ConfigError` naming `key`."
     origin = get_origin(tp)
     if tp is Any: return value
@@ -307,7 +310,10 @@ def _unknown_key(key, prefix, valid):
     where = f"'{prefix[:-1]}'" if prefix else 'the top level'
     return ConfigError(f"unknown key {prefix + key!r}.{_suggest(key, valid)} Valid keys at {where}: {', '.join(valid)}")
 
-def config_from_dict(d, cls=None, prefix=''):
+def config_from_dict(d,         # nested dict (from YAML); missing keys keep their defaults
+                     cls=None,  # the dataclass to build (None: `TrainConfig`)
+                     prefix='', # dotted prefix of `d` in the whole config, for messages
+                    ):          # a `cls` with every value converted to its field's type
     "Build a `cls` (default `TrainConfig`) from a nested dict; missing keys keep their defaults."
     cls = cls or TrainConfig
     if d is None: d = {}
@@ -326,7 +332,8 @@ def _plain(v):
     if isinstance(v, dict): return {k: _plain(x) for k, x in v.items()}
     return v
 
-def config_to_dict(cfg):
+def config_to_dict(cfg, # a config dataclass
+                  ) -> dict: # nested dicts of plain YAML types
     "The config as nested dicts of plain YAML types (tuples become lists)."
     return _plain(cfg)
 
@@ -360,7 +367,9 @@ def _set_dotted(d, cls, parts, raw, full_key):
     else: d[head] = coerce(raw, tp, full_key)
 
 # %% ../nbs/07_config.ipynb #4537f876
-def apply_overrides(cfg, overrides=()):
+def apply_overrides(cfg,          # the config to start from (left unchanged)
+                    overrides=(), # 'dotted.key=value' strings, or a dict {dotted.key: value}
+                   ):             # a new config of the same type
     "A copy of `cfg` with `overrides` applied: a list of 'dotted.key=value' strings, or a dict {dotted.key: value}."
     items = list(overrides.items()) if isinstance(overrides, dict) else []
     if not isinstance(overrides, dict):
@@ -562,7 +571,9 @@ def _protocol_problems(cfg):
     return p
 
 # %% ../nbs/07_config.ipynb #d3a50d29
-def validate(cfg, num_processes=1):
+def validate(cfg,            # the whole config (`TrainConfig`)
+             num_processes=1, # processes the run is launched on (the batch must split evenly over them)
+            ):                # `cfg` itself when it is valid
     "Raise a `ConfigError` listing every problem in `cfg`; return `cfg` when there is none."
     p = (_run_problems(cfg) + _model_problems(cfg) + _data_problems(cfg)
          + _sampler_problems(cfg.sampler, 'sampler') + _sampler_problems(cfg.eval_sampler, 'eval_sampler')
@@ -573,7 +584,9 @@ def validate(cfg, num_processes=1):
     return cfg
 
 # %% ../nbs/07_config.ipynb #44382e53
-def save_config(cfg, path):
+def save_config(cfg,  # the config to write
+                path, # the YAML file (its folder is created)
+               ):     # `path`, as a `Path`
     "Write `cfg` (every field) to the YAML file `path`."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     text = yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120)
@@ -591,7 +604,9 @@ def _merge(base, new, cls, prefix=''):
     return base
 
 # %% ../nbs/07_config.ipynb #ce4d8bbd
-def tiny_config(task='tiny_math', **overrides):
+def tiny_config(task='tiny_math', # a procedural task ('tiny_*')
+                **overrides,      # {dotted.key: value} applied on top
+               ):                 # the run's `TrainConfig`
     "The tiny CPU run (the defaults) on a procedural `task`; `tiny_config()` is `TrainConfig()`."
     name = 'tiny' if task == DataConfig.task else task
     return apply_overrides(TrainConfig(name=name, data=DataConfig(task=task), log=LogConfig(output_dir=f'runs/{name}')), overrides)
@@ -603,7 +618,11 @@ D1_MODEL = 'GSAI-ML/LLaDA-8B-Instruct'
 D1_LLADA_LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj', 'up_proj')   # what d1's LoRA list (q, k, v, gate, up, down) matches in LLaDA's module names
 
 # %% ../nbs/07_config.ipynb #1b740aa8
-def d1_config(task='gsm8k', model_path=D1_MODEL, max_steps=None, method='diffu_grpo'):
+def d1_config(task='gsm8k',          # gsm8k, math, countdown, sudoku (or another task with `max_steps`)
+              model_path=D1_MODEL,   # the model to train (d1: LLaDA-8B-Instruct)
+              max_steps=None,        # optimiser steps (None: `D1_MAX_STEPS[task]`)
+              method='diffu_grpo',   # the base method (`method.name`)
+             ) -> TrainConfig:       # d1's settings, each with its source
     "d1's diffu-GRPO settings for LLaDA-8B-Instruct on `task` (sources in the comments)."
     if max_steps is None and task not in D1_MAX_STEPS:
         raise ConfigError(f"d1_config({task!r}): d1 reports no training length for this task; pass max_steps=")
@@ -646,12 +665,14 @@ TASK_PROTOCOL = {'tiny_sudoku': {},
                  'tiny_chain': {'sft.steps': 2000, 'protocol.base_select_every': 100, **CHAIN_LENGTHS}}          # completions are 25-40 tokens
 
 # %% ../nbs/07_config.ipynb #44bc8530
-def protocol_config(task, **overrides) -> TrainConfig:
+def protocol_config(task,        # one of `TASK_PROTOCOL`: tiny_sudoku, tiny_countdown, tiny_chain
+                    **overrides, # {dotted.key: value} on top of the study's setting
+                   ) -> TrainConfig: # validated
     "The study's setting on `task` (`PROTOCOL_TINY`, then `TASK_PROTOCOL[task]`, then `overrides`), validated."
     if task not in TASK_PROTOCOL: raise ConfigError(f"the protocol covers {', '.join(TASK_PROTOCOL)}, not {task!r}")
     return validate(tiny_config(task, **{**PROTOCOL_TINY, **TASK_PROTOCOL[task], 'name': f'protocol_{task}', **overrides}))
 
-def quickstart_config():
+def quickstart_config() -> TrainConfig: # the config `daca-grpo train` runs when given nothing
     "The main job (`daca-grpo train`): base, diffu-GRPO and the matched-compute SFT control on tiny Sudoku (16_rl_protocol), one seed."
     # The study's setting (protocol.PROTOCOL_TINY, 5 seeds in paper_figures/rl_gain.md) at its first seed, with 60 RL steps
     # instead of 120 so that it fits a few minutes on 2 CPU cores: base = SFT on 24 labelled puzzles (best on validation),
@@ -666,23 +687,26 @@ PRESETS = {'tiny': tiny_config, 'quickstart': quickstart_config,
            **{f'tiny_{t}': (lambda t=t: tiny_config(f'tiny_{t}')) for t in ('math', 'chain', 'countdown', 'sudoku', 'json', 'code')},
            **{f'd1_{t}': (lambda t=t: d1_config(t)) for t in D1_MAX_STEPS}}
 
-def get_preset(name):
+def get_preset(name, # a key of `PRESETS`
+              ) -> TrainConfig: # a fresh config
     "The config of preset `name` (see `PRESETS`)."
     if name not in PRESETS: raise ConfigError(f"unknown preset {name!r}.{_suggest(name, PRESETS)} Presets: {', '.join(PRESETS)}")
     return PRESETS[name]()
 
 # %% ../nbs/07_config.ipynb #da0e42a8
-def config_dirs() -> list:
+def config_dirs() -> list: # the existing folders among `daca_grpo/configs` and the checkout's `configs`
     "Where shipped configs live: `daca_grpo/configs` in an installed wheel, `configs/` in a checkout."
     try: here = Path(__file__).resolve().parent
     except NameError: here = Path.cwd().resolve()
     return [d for d in (here / 'configs', here.parent / 'configs') if d.is_dir()]
 
-def list_configs(kind='train') -> list:
+def list_configs(kind='train', # 'train' (run configs) or 'accelerate' (launcher configs)
+                ) -> list:     # names relative to `config_dirs()`
     "Names of the shipped configs (relative to `config_dirs()`): training runs ('d1/gsm8k_diffu_grpo_dps.yaml') or `kind='accelerate'` launchers ('accelerate/zero2.yaml')."
     return sorted({str(q.relative_to(d)) for d in config_dirs() for q in d.rglob('*.yaml') if (q.relative_to(d).parts[0] == 'accelerate') == (kind == 'accelerate')})
 
-def accelerate_config(name) -> Path:
+def accelerate_config(name, # 'zero2', 'accelerate/zero2', 'accelerate/zero2.yaml', or a path
+                     ) -> Path: # the YAML file
     "The shipped `accelerate launch` config `name` ('zero2', 'accelerate/zero2' or 'accelerate/zero2.yaml'), or a path to one."
     if Path(str(name)).expanduser().is_file(): return Path(str(name)).expanduser()
     stem = Path(str(name)).stem
@@ -691,7 +715,8 @@ def accelerate_config(name) -> Path:
     names = [Path(n).stem for n in list_configs('accelerate')]
     raise ConfigError(f"--launch {name}: no such accelerate config.{_suggest(stem, names)} Shipped: {', '.join(names)} (or a path to a YAML file)")
 
-def resolve_config(path) -> Path:
+def resolve_config(path, # a file, or the name of a shipped config
+                  ) -> Path: # the file
     "`path` if it is a file, else the shipped config of that name; a `ConfigError` with the closest names otherwise."
     p = Path(path).expanduser()
     if p.is_file(): return p
@@ -715,7 +740,11 @@ def _read_yaml(path):
     if not isinstance(raw, dict): raise ConfigError(f"{path}: expected a mapping of sections at the top level, got {type(raw).__name__}")
     return raw
 
-def load_config(path=None, overrides=(), preset='tiny', num_processes=1):
+def load_config(path=None,       # a YAML file or a shipped config's name; None: the preset alone
+                overrides=(),    # 'dotted.key=value' strings, applied last
+                preset='tiny',   # the base: a preset's name or a `TrainConfig` (a file's `preset:` key wins)
+                num_processes=1, # processes the run is launched on, for `validate`
+               ) -> TrainConfig: # validated
     "Preset, then the YAML file at `path` (a path or a shipped name), then `overrides` ('a.b=c' strings), validated."
     d = {}
     if path is not None:
@@ -730,7 +759,10 @@ def _is_local_path(s) -> bool: return str(s).startswith(('/', '.', '~')) or Path
 
 def _offline() -> bool: return os.environ.get('HF_HUB_OFFLINE', '').lower() in ('1', 'true', 'yes', 'on')
 
-def check_model_path(value, field='model.path', hub=True):
+def check_model_path(value,             # a local folder or a hub name (None: nothing to check)
+                     field='model.path', # the key named in the error
+                     hub=True,           # check that an offline hub name is in the local cache
+                    ):
     """A model given as a local path must be a folder holding a `config.json` (what `save_pretrained` writes); a hub name must be
     in the local cache when the hub is offline (`HF_HUB_OFFLINE=1`); else a `ConfigError` naming `field`."""
     if not value: return
@@ -747,7 +779,9 @@ def check_model_path(value, field='model.path', hub=True):
                               f"(huggingface-cli download {value}) or give a local folder")
 
 # %% ../nbs/07_config.ipynb #b1da4e82
-def parse_args(argv, num_processes=1):
+def parse_args(argv,            # command-line words after the command
+               num_processes=1, # processes the run is launched on, for `validate`
+              ) -> TrainConfig: # validated
     "A validated `TrainConfig` from `[--config PATH] [--preset NAME] key=value ...`."
     path, preset, overrides, it = None, 'tiny', [], iter(argv)
     for a in it:
@@ -762,23 +796,23 @@ def parse_args(argv, num_processes=1):
         else: overrides.append(a)
     return load_config(path, overrides, preset, num_processes=num_processes)
 
-# %% ../nbs/07_config.ipynb #e1197bc7
-def _field_help(cls) -> dict:
-    "Each field's trailing `# ...` comment in the source of `cls` (its help text); {} when the source cannot be read."
-    try: src = inspect.getsource(cls)
+# %% ../nbs/07_config.ipynb #085cbbaa
+def _field_notes(cls) -> dict:
+    "{field: its comment} of the dataclass `cls` (`fastcore.docments`); {} when the class's source cannot be read."
+    from fastcore.docments import docments       # here, not at the top: importing this module stays as light as it can be
+    try: return {k: v for k, v in docments(cls).items() if k != 'return' and v}
     except (OSError, TypeError): return {}
-    out = {}
-    for line in src.splitlines():
-        name, sep, comment = line.partition('  # ')
-        head = name.strip().split(':')[0]
-        if sep and head.isidentifier() and ':' in name: out[head] = comment.strip()
-    return out
 
-def describe_config(cfg=None, cls=None, prefix='', help=False):
-    "One line per key: 'dotted.key: type = value' (and `# help` from the field's comment with `help=True`)."
+# %% ../nbs/07_config.ipynb #e1197bc7
+def describe_config(cfg=None,   # the config to describe (None: `TrainConfig()`)
+                    cls=None,   # ignored: the type of `cfg` is used (kept for old callers)
+                    prefix='',  # dotted prefix of `cfg` in the whole config
+                    help=False, # add each field's comment from its dataclass
+                   ) -> str:    # one line per key: 'dotted.key: type = value  # help'
+    "Every key of `cfg` with its type and value, and with `help=True` the comment its field has in the dataclass (read by `fastcore.docments`)."
     cfg = cfg if cfg is not None else TrainConfig()
     cls, out = type(cfg), []
-    notes = _field_help(cls) if help else {}
+    notes = _field_notes(cls) if help else {}
     for f in fields(cls):
         tp, v = _hints(cls)[f.name], getattr(cfg, f.name)
         if is_dataclass(tp): out += describe_config(v, tp, f"{prefix}{f.name}.", help).splitlines()

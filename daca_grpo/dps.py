@@ -9,12 +9,15 @@ __all__ = ['progress_deltas', 'dps_zscores', 'check_dps_args', 'dps_weights', 'f
 import math
 import torch
 import torch.distributed as dist
-from .sampler import Trajectory
+from .sampler import Trajectory, Rollout
 from .adapters import adapter_for, completion_logits
 
 # %% ../nbs/04_dps.ipynb #dcf8ce30
-def progress_deltas(trajectory: Trajectory, scope='all', logconf=None):
-    "delta_k [B, N] = S(k+1, k+1) - S(k, k+1), the mean over positions still masked after step k; 0 when none is."
+def progress_deltas(trajectory:Trajectory,     # the sampler's record: birth steps and per-step log-confidences
+                    scope:str='all',           # 'all': every still-masked position; 'block': those of the current block
+                    logconf:torch.Tensor=None, # [B, N, L] log-confidences to use instead of `trajectory.step_logconf`
+                   ) -> torch.Tensor:          # [B, N] delta_k (0 when no position is left masked after step k)
+    "Progress of each step: delta_k = S(k+1, k+1) - S(k, k+1), means over the positions still masked after step k."
     if scope not in ('all', 'block'): raise ValueError(f"scope={scope!r}: use 'all' or 'block'")
     conf = trajectory.step_logconf if logconf is None else logconf             # [B, N, L]
     birth = trajectory.birth_step                                               # [B, L]
@@ -40,18 +43,30 @@ def _global_step_stats(deltas, sync=True):
     mean = s / n
     return mean, (ss / n - mean ** 2).clamp(min=0).sqrt()
 
-def dps_zscores(deltas, eps=1e-6, sync=True):
-    "z [B, N]: deltas standardised per step index across the (global) batch."
+def dps_zscores(deltas:torch.Tensor, # [B, N] progress deltas of this process's rows
+                eps:float=1e-6,      # added to the standard deviation
+                sync:bool=True,      # standardise over all processes' rows when a process group is initialised
+               ) -> torch.Tensor:    # [B, N] z-scores
+    "Deltas standardised per step index across the (global) batch."
     mean, std = _global_step_stats(deltas, sync)
     return ((deltas.double() - mean) / (std + eps)).to(deltas.dtype)
 
 # %% ../nbs/04_dps.ipynb #95108a78
-def check_dps_args(lam, w_min, w_max):
+def check_dps_args(lam, w_min, w_max): # as passed to `dps_weights`
+    "Raise a `ValueError` for clip bounds that could flip an advantage's sign or exclude the unweighted value 1."
     if w_min < 0: raise ValueError(f"dps w_min={w_min} < 0 would flip the sign of some advantages: use w_min >= 0")
     if not w_min <= 1 <= w_max: raise ValueError(f"dps clip [w_min, w_max] = [{w_min}, {w_max}] must contain 1 (the unweighted value)")
 
-def dps_weights(trajectory: Trajectory, lam=0.5, w_min=0.0, w_max=2.0, scope='all', eps=1e-6, deltas=None, sync=True):
-    "Per-token weights [B, L] = clip(1 + lam * z[birth step], w_min, w_max)."
+def dps_weights(trajectory:Trajectory,    # the sampler's record of the batch
+                lam:float=0.5,            # lambda: strength of the reweighting (0: all weights 1)
+                w_min:float=0.0,          # lower clip, >= 0 so that no advantage changes sign
+                w_max:float=2.0,          # upper clip, >= 1
+                scope:str='all',          # which masked positions the progress averages over, as in `progress_deltas`
+                eps:float=1e-6,           # added to the per-step standard deviation
+                deltas:torch.Tensor=None, # [B, N] precomputed deltas (None: `progress_deltas(trajectory, scope)`)
+                sync:bool=True,           # z-scores over the global batch when distributed
+               ) -> torch.Tensor:         # [B, L] weights for the advantages of the completion tokens
+    "Per-token DPS weights: clip(1 + lam * z[birth step], w_min, w_max)."
     check_dps_args(lam, w_min, w_max)
     if deltas is None: deltas = progress_deltas(trajectory, scope)
     z = dps_zscores(deltas, eps, sync)                                           # [B, N]
@@ -59,8 +74,11 @@ def dps_weights(trajectory: Trajectory, lam=0.5, w_min=0.0, w_max=2.0, scope='al
 
 # %% ../nbs/04_dps.ipynb #81182996
 @torch.no_grad()
-def final_token_logconf(model, rollout, adapter=None):
-    "[B, N, L] log p(final token i | state at step k) for positions masked at step k (NaN elsewhere): N forward passes."
+def final_token_logconf(model,               # the dLLM the rollout was sampled from
+                        rollout:Rollout,     # a rollout of `generate` (with its trajectory)
+                        adapter=None,        # the model's conventions (None: found by `adapter_for`)
+                       ) -> torch.Tensor:    # [B, N, L] log p(final token i | state at step k); NaN where committed
+    "Replay the N intermediate states and score the final tokens in each: N forward passes."
     adapter = adapter or adapter_for(model)
     tr, comp = rollout.trajectory, rollout.completion_ids
     out = torch.full(tr.step_logconf.shape, float('nan'), dtype=torch.float32, device=comp.device)
@@ -73,8 +91,13 @@ def final_token_logconf(model, rollout, adapter=None):
     return out
 
 # %% ../nbs/04_dps.ipynb #78ae7f4a
-def plot_progress(trajectory, row=0, deltas=None, ax=None, tokens=None):
-    "delta_k over the steps of one row, block boundaries dashed; `tokens` (list of str per position) annotates commits."
+def plot_progress(trajectory:Trajectory,  # the sampler's record
+                  row:int=0,              # which row to draw
+                  deltas=None,            # [B, N] deltas to draw (None: `progress_deltas(trajectory)`)
+                  ax=None,                # matplotlib axes to draw on (None: a new figure)
+                  tokens:list=None,       # one string per completion position, to annotate each step with its commits
+                 ):                       # the axes
+    "Bar chart of delta_k over the steps of one row, block boundaries dashed."
     import matplotlib.pyplot as plt
     d = (progress_deltas(trajectory) if deltas is None else deltas)[row].cpu()
     N = d.shape[0]

@@ -13,13 +13,22 @@ import torch
 from .adapters import adapter_for, completion_logits
 
 # %% ../nbs/05_estimators.ipynb #9e48f25f
-def token_logp(logits, targets):
-    "log softmax(logits)[targets]: logits [N, L, V], targets [N, L] -> [N, L] (float32 or better)."
+def token_logp(logits:torch.Tensor,  # [N, L, V] logits
+               targets:torch.Tensor, # [N, L] long: the tokens to score
+              ) -> torch.Tensor:     # [N, L] log-probabilities, float32 or float64
+    "log softmax(logits)[targets], computed as logit - logsumexp."
     lf = logits if logits.dtype == torch.float64 else logits.float()
     return lf.gather(-1, targets[..., None]).squeeze(-1) - torch.logsumexp(lf, -1)
 
-def score_masked(model, prompt_ids, prompt_mask, completion_ids, prompt_masked, completion_masked, adapter=None):
-    "log p(true completion token) at every completion position, given inputs with the marked tokens replaced by [MASK]."
+def score_masked(model,                           # the dLLM
+                 prompt_ids:torch.Tensor,         # [N, P] left-padded prompt ids
+                 prompt_mask:torch.Tensor,        # [N, P] 1 = real prompt token
+                 completion_ids:torch.Tensor,     # [N, L] the completions to score
+                 prompt_masked:torch.Tensor,      # [N, P] bool: prompt tokens replaced by [MASK]
+                 completion_masked:torch.Tensor,  # [N, L] bool: completion tokens replaced by [MASK]
+                 adapter=None,                    # the model's conventions (None: found by `adapter_for`)
+                ) -> torch.Tensor:                # [N, L] log p(true token) at every completion position
+    "One forward pass on `[prompt | completion]` with the marked tokens masked, scoring the true completion tokens."
     adapter = adapter or adapter_for(model)
     mid = adapter.mask_token_id
     x = torch.cat([prompt_ids.masked_fill(prompt_masked, mid), completion_ids.masked_fill(completion_masked, mid)], 1)
@@ -27,22 +36,36 @@ def score_masked(model, prompt_ids, prompt_mask, completion_ids, prompt_masked, 
     return token_logp(completion_logits(adapter, model, x, att, completion_ids.shape[1]), completion_ids)   # [N, L]
 
 # %% ../nbs/05_estimators.ipynb #baae69ae
-def row_generators(mask_seed, n_rows, row_ids=None):
+def row_generators(mask_seed:int,  # the seed shared by all rows (and by every policy scored with the same masks)
+                   n_rows:int,     # rows in the batch
+                   row_ids=None,   # a global id per row (None: 0 .. n_rows - 1)
+                  ) -> list:       # n_rows seeded CPU torch.Generator
     "One CPU generator per row, seeded by (mask_seed, row id): a row's masks do not depend on the rest of its batch."
     ids = range(n_rows) if row_ids is None else [int(r) for r in row_ids]
     if len(ids) != n_rows: raise ValueError(f"row_ids has {len(ids)} entries for {n_rows} rows")
     return [torch.Generator().manual_seed((int(mask_seed) * 1_000_003 + r * 7_919 + 17) % (2 ** 63 - 1)) for r in ids]
 
-def draw_prompt_mask(prompt_mask, p_mask_prompt, gens):
-    "Bool [B, P]: real prompt tokens to replace by [MASK], each with probability p_mask_prompt (row b from gens[b])."
+def draw_prompt_mask(prompt_mask:torch.Tensor, # [B, P] 1 = real prompt token
+                     p_mask_prompt:float,      # probability of masking each real prompt token
+                     gens:list,                # one generator per row (`row_generators`)
+                    ) -> torch.Tensor:         # [B, P] bool: the prompt tokens to mask
+    "Draw d1's prompt noise: each real prompt token masked with probability p_mask_prompt (row b from gens[b])."
     u = torch.stack([torch.rand(prompt_mask.shape[1], generator=g) for g in gens])
     return ((u < p_mask_prompt) & prompt_mask.bool().cpu()).to(prompt_mask.device)
 
 # %% ../nbs/05_estimators.ipynb #5e302907
 def _seeds(mask_seeds): return ([mask_seeds], True) if isinstance(mask_seeds, (int, np.integer)) else (list(mask_seeds), False)
 
-def meanfield_logp(model, prompt_ids, prompt_mask, completion_ids, mask_seeds=0, p_mask_prompt=0.15, adapter=None, row_ids=None):
-    "d1's estimator: [B, L] for one seed, [mu, B, L] for a list of mu seeds (one batched forward)."
+def meanfield_logp(model,                       # the dLLM
+                   prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+                   prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token
+                   completion_ids:torch.Tensor, # [B, L] the completions to score
+                   mask_seeds=0,                # one seed, or a list of mu seeds (one per inner iteration)
+                   p_mask_prompt:float=0.15,    # prompt noise: probability of masking each prompt token
+                   adapter=None,                # the model's conventions (None: found by `adapter_for`)
+                   row_ids=None,                # a global id per row, for the masks (None: 0 .. B-1)
+                  ) -> torch.Tensor:            # [B, L] per-token estimates, or [mu, B, L] for a list of seeds
+    "d1's mean-field estimator: every completion token scored with the whole completion masked (one batched forward)."
     seeds, single = _seeds(mask_seeds)
     B, L = completion_ids.shape
     pms = [draw_prompt_mask(prompt_mask, p_mask_prompt, row_generators(s, B, row_ids)) for s in seeds]
@@ -53,8 +76,13 @@ def meanfield_logp(model, prompt_ids, prompt_mask, completion_ids, mask_seeds=0,
     return out[0] if single else out
 
 # %% ../nbs/05_estimators.ipynb #b0c4e66c
-def strata_ids(B, L, K, strata='strided', gens=None):
-    "Long [B, L]: the stratum (0..K-1) of each completion position (random strata: row b drawn from gens[b])."
+def strata_ids(B:int,             # rows
+               L:int,             # completion length
+               K:int,             # strata (capped at L)
+               strata:str='strided', # 'strided' (position mod K) or 'random' (a balanced random partition)
+               gens:list=None,    # one generator per row, for random strata
+              ) -> torch.Tensor:  # [B, L] long: the stratum (0 .. K-1) of each completion position
+    "Partition each row's completion positions into K strata."
     if K < 1: raise ValueError(f"K={K}: the number of strata must be >= 1")
     K = min(K, L)
     if strata == 'strided': return (torch.arange(L) % K).expand(B, L).clone()
@@ -66,9 +94,19 @@ def strata_ids(B, L, K, strata='strided', gens=None):
     raise ValueError(f"strata={strata!r}: use 'strided' or 'random'")
 
 # %% ../nbs/05_estimators.ipynb #5da3b057
-def stratified_logp(model, prompt_ids, prompt_mask, completion_ids, K=4, strata='strided', mask_seed=0,
-                    p_mask_prompt=0.15, chunk_size=None, adapter=None, row_ids=None):
-    "SML: [B, L] per-token log-probs, token n scored with its stratum masked and the rest of the completion visible."
+def stratified_logp(model,                       # the dLLM
+                    prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+                    prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token
+                    completion_ids:torch.Tensor, # [B, L] the completions to score
+                    K:int=4,                     # strata = forward passes; 1 is mean-field, L (or more) leave-one-out
+                    strata:str='strided',        # 'strided' (position mod K) or 'random' (balanced, from the seed)
+                    mask_seed:int=0,             # seed of the prompt noise and of random strata
+                    p_mask_prompt:float=0.15,    # prompt noise: probability of masking each prompt token
+                    chunk_size:int=None,         # passes per forward call (None: all K in one call)
+                    adapter=None,                # the model's conventions (None: found by `adapter_for`)
+                    row_ids=None,                # a global id per row, for the masks (None: 0 .. B-1)
+                   ) -> torch.Tensor:            # [B, L] per-token estimates
+    "SML: token n scored with its stratum masked and the rest of the completion visible."
     B, L = completion_ids.shape
     gens = row_generators(mask_seed, B, row_ids)
     pmask_noise = draw_prompt_mask(prompt_mask, p_mask_prompt, gens)           # first draw: same as mean-field
@@ -86,19 +124,32 @@ def stratified_logp(model, prompt_ids, prompt_mask, completion_ids, K=4, strata=
     return out
 
 # %% ../nbs/05_estimators.ipynb #e214f272
-def gauss_legendre_01(n):
+def gauss_legendre_01(n:int, # number of nodes
+                     ):      # (nodes, weights): two numpy arrays of n entries
     "Nodes and weights of n-point Gauss-Legendre quadrature on [0, 1] (weights sum to 1)."
     x, w = np.polynomial.legendre.leggauss(n)
     return (x + 1) / 2, w / 2
 
 # %% ../nbs/05_estimators.ipynb #7a6d8d42
-def exact_count_mask(B, L, n_masked, gens):
-    "Bool [B, L] with exactly n_masked True per row, positions uniformly at random (row b from gens[b])."
+def exact_count_mask(B:int,        # rows
+                     L:int,        # completion length
+                     n_masked:int, # positions to mask in every row
+                     gens:list,    # one generator per row
+                    ) -> torch.Tensor: # [B, L] bool, exactly n_masked True per row
+    "A uniformly random mask with exactly n_masked positions per row (row b from gens[b])."
     ranks = torch.argsort(torch.stack([torch.rand(L, generator=g) for g in gens]), dim=-1).argsort(dim=-1)
     return ranks < n_masked
 
-def elbo_logp(model, prompt_ids, prompt_mask, completion_ids, n_nodes=2, mask_seed=0, adapter=None, row_ids=None):
-    "GDPO's ELBO as per-token terms [B, L] (sum over the completion = the sequence ELBO); one batched forward."
+def elbo_logp(model,                       # the dLLM
+              prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+              prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token (the prompt is never masked)
+              completion_ids:torch.Tensor, # [B, L] the completions to score
+              n_nodes:int=2,               # Gauss-Legendre nodes = forward passes
+              mask_seed:int=0,             # seed of the masks
+              adapter=None,                # the model's conventions (None: found by `adapter_for`)
+              row_ids=None,                # a global id per row, for the masks (None: 0 .. B-1)
+             ) -> torch.Tensor:            # [B, L] per-token terms; their sum is the sequence ELBO
+    "GDPO's quadrature ELBO, one mask with round(t_j L) positions per node, in one batched forward."
     if n_nodes < 1: raise ValueError(f"n_nodes={n_nodes} must be >= 1")
     B, L = completion_ids.shape
     gens = row_generators(mask_seed, B, row_ids)
@@ -111,9 +162,18 @@ def elbo_logp(model, prompt_ids, prompt_mask, completion_ids, n_nodes=2, mask_se
     return (coef * torch.stack(masks) * lp).sum(0)
 
 # %% ../nbs/05_estimators.ipynb #3314cf59
-def coupled_logp(model, prompt_ids, prompt_mask, completion_ids, t_range=(0.2, 0.8), mask_seed=0, p_mask_prompt=0.0,
-                 include_full=True, adapter=None, row_ids=None):
-    "DiffuCoder's coupled estimator [B, L]: complementary masks weighted 1/t and 1/(1-t), averaged with the fully masked pass."
+def coupled_logp(model,                       # the dLLM
+                 prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+                 prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token
+                 completion_ids:torch.Tensor, # [B, L] the completions to score
+                 t_range=(0.2, 0.8),          # the mask ratio t is drawn uniformly from this interval, per row
+                 mask_seed:int=0,             # seed of t, of the masks and of the prompt noise
+                 p_mask_prompt:float=0.0,     # prompt noise: probability of masking each prompt token
+                 include_full:bool=True,      # average with the fully masked (mean-field) pass, as DiffuCoder does
+                 adapter=None,                # the model's conventions (None: found by `adapter_for`)
+                 row_ids=None,                # a global id per row, for the masks (None: 0 .. B-1)
+                ) -> torch.Tensor:            # [B, L] per-token estimates
+    "DiffuCoder's coupled estimator: complementary masks weighted 1/t and 1/(1-t), averaged with the fully masked pass."
     B, L = completion_ids.shape
     gens = row_generators(mask_seed, B, row_ids)
     pnoise = draw_prompt_mask(prompt_mask, p_mask_prompt, gens)
@@ -129,7 +189,10 @@ def coupled_logp(model, prompt_ids, prompt_mask, completion_ids, t_range=(0.2, 0
     return (coupled + lp[2]) / 2 if include_full else coupled
 
 # %% ../nbs/05_estimators.ipynb #48a80805
-def mixed_logp(meanfield, sml, alpha=0.5):
-    "Per-token alpha * meanfield + (1 - alpha) * sml."
+def mixed_logp(meanfield:torch.Tensor, # [B, L] mean-field per-token estimates
+               sml:torch.Tensor,       # [B, L] SML per-token estimates
+               alpha:float=0.5,        # weight of the mean-field term, in [0, 1]
+              ) -> torch.Tensor:       # [B, L]
+    "Per-token mixture alpha * meanfield + (1 - alpha) * sml (DACA-GRPO's estimate for the ratio-based methods)."
     if not 0 <= alpha <= 1: raise ValueError(f"alpha={alpha} must be in [0, 1]")
     return alpha * meanfield + (1 - alpha) * sml

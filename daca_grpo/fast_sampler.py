@@ -16,13 +16,19 @@ from .sampler import (Rollout, Trajectory, check_generate_args, gumbel_proposals
 # %% ../nbs/14_fast_sampler.ipynb #43dae810
 CACHE_MODES = ('none', 'prefix', 'dual')
 
-def supports_cache(model) -> bool:
+def supports_cache(model, # a dLLM or a peft wrapper of one
+                  ) -> bool:
     "Does `model` (or the model inside a peft wrapper) implement the `dllm_cache` / `cache_span` interface?"
     base = model.get_base_model() if hasattr(model, 'get_base_model') else model
     return bool(getattr(base, 'supports_dllm_cache', False))
 
 # %% ../nbs/14_fast_sampler.ipynb #c3950d4c
-def check_fast_args(model, adapter, cache, threshold, remasking):
+def check_fast_args(model,                # the dLLM
+                    adapter:DLLMAdapter,  # its adapter (the mask format matters)
+                    cache:str,            # one of `CACHE_MODES`
+                    threshold:float,      # parallel decoding's confidence threshold in [0, 1], or None
+                    remasking:str):       # 'low_confidence' or 'random'
+    "Refuse, with a one-line reason, a cache mode or threshold this model or these settings cannot use."
     if cache not in CACHE_MODES: raise ValueError(f"cache={cache!r}: use one of {CACHE_MODES} ('none' is the exact sampler)")
     if threshold is not None and not 0 <= threshold <= 1:
         raise ValueError(f"threshold={threshold} must be in [0, 1] (a token is committed early when its confidence exceeds it), or None")
@@ -45,7 +51,18 @@ def _model_logits(adapter, model, ids, att, keep, **cache_kw):
            else model(ids, **kw, **cache_kw).logits[:, -rows:])
     return out[:, :-1] if adapter.shifted_logits else out    # shifted: the last row predicts the token after `ids`
 
-def step_logits(adapter, model, x, att, P, L, lo, hi, cache, kv, refresh, prev):
+def step_logits(adapter:DLLMAdapter, # the model's adapter
+                model,               # the dLLM
+                x,                   # [B, P + L] current tokens (cfg: the unconditional rows stacked below)
+                att,                 # [B, P + L] padding mask
+                P:int,               # prompt length
+                L:int,               # completion length
+                lo:int,              # the current block's first completion position
+                hi:int,              # one past its last
+                cache:str,           # one of `CACHE_MODES`
+                kv,                  # the `DLLMCache` (None when `cache='none'`)
+                refresh:bool,        # the block's first step: a full pass that refills the cache
+                prev):               # the block's previous step's logits [B, L, V] (None at its first step)
     "Completion logits [B, L, V] of one step; `prev` is the block's previous step's (reused and updated in place)."
     if cache == 'none': return completion_logits(adapter, model, x, att, L)
     if refresh: return _model_logits(adapter, model, x, att, L, dllm_cache=kv)
@@ -54,7 +71,11 @@ def step_logits(adapter, model, x, att, P, L, lo, hi, cache, kv, refresh, prev):
     return prev
 
 # %% ../nbs/14_fast_sampler.ipynb #7452a85a
-def commit_counts(schedule_s, confidence, live, threshold=None):
+def commit_counts(schedule_s,      # [B] tokens LLaDA's schedule commits this step
+                  confidence,      # [B, L] confidence of each position's proposal
+                  live,            # bool [B, L]: still masked and in the current block
+                  threshold=None,  # also count the live tokens above this confidence; None: the schedule alone
+                 ):                # [B] tokens to commit
     "Tokens to commit per row [B]: the schedule's count, raised to the tokens above `threshold`, capped by the live ones."
     n = schedule_s.clone()
     if threshold is not None: n = torch.maximum(n, ((confidence > threshold) & live).sum(1))
@@ -62,9 +83,22 @@ def commit_counts(schedule_s, confidence, live, threshold=None):
 
 # %% ../nbs/14_fast_sampler.ipynb #ebb8df57
 @torch.no_grad()
-def generate_fast(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, block_length=32, temperature=0.0,
-                  cfg_scale=0.0, remasking='low_confidence', generator=None, adapter: DLLMAdapter = None, progress=False,
-                  allow_mask_proposal=False, cache='dual', threshold=None) -> Rollout:
+def generate_fast(model,                             # the dLLM (one with the cache interface unless cache='none'), or a peft wrapper
+                  prompt_ids:torch.Tensor,           # [B, P] left-padded prompt token ids
+                  attention_mask:torch.Tensor=None,  # [B, P] 1 = real prompt token, 0 = left padding (None: all real)
+                  gen_length:int=256,                # L: completion tokens to generate
+                  steps:int=128,                     # N: denoising steps over all blocks
+                  block_length:int=32,               # positions per semi-autoregressive block; divides gen_length
+                  temperature:float=0.0,             # proposal temperature (0: greedy)
+                  cfg_scale:float=0.0,               # classifier-free guidance scale (0: off)
+                  remasking:str='low_confidence',    # 'low_confidence' or 'random'
+                  generator:torch.Generator=None,    # source of every random number (None: the global RNG)
+                  adapter:DLLMAdapter=None,          # the model's conventions; None: found by `adapter_for`
+                  progress:bool=False,               # show a progress bar over the steps
+                  allow_mask_proposal:bool=False,    # True: [MASK] may be proposed, as in LLaDA's reference
+                  cache:str='dual',                  # 'none' (exact), 'prefix' or 'dual' (Fast-dLLM's caches)
+                  threshold:float=None,              # also commit every proposal whose confidence exceeds this; None: off
+                 ) -> Rollout:                       # completions, trajectory, `forward_passes` and `query_positions`
     "LLaDA's sampler with an optional prefix/dual key-value cache and confidence-threshold parallel decoding."
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
@@ -120,7 +154,10 @@ def generate_fast(model, prompt_ids, attention_mask=None, gen_length=256, steps=
     return Rollout(prompt_ids, prompt_mask, x[:, P:].clone(), traj, forward_passes=passes, query_positions=positions)
 
 # %% ../nbs/14_fast_sampler.ipynb #99f9c002
-def agreement(fast: Rollout, exact: Rollout, eos_token_ids) -> dict:
+def agreement(fast:Rollout,  # a rollout of `generate_fast`
+              exact:Rollout, # the exact sampler's rollout from the same prompts
+              eos_token_ids, # ids that end a completion (the content ends at the first)
+             ) -> dict:      # token_agreement, content_agreement, logconf_abs_diff
     "Token agreement (all positions / exact completion's content) and mean |log-confidence difference| of a fast rollout."
     same = fast.completion_ids == exact.completion_ids                           # [B, L]
     content = exact.completion_mask(eos_token_ids)

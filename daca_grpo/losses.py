@@ -4,17 +4,25 @@
 
 # %% auto #0
 __all__ = ['METHODS', 'group_advantages', 'aggregate', 'k3_kl', 'ppo_clip_terms', 'diffu_grpo_loss', 'wd1_weights', 'wd1_loss',
-           'renormalise_weights', 'gdpo_loss', 'PolicyLossConfig', 'PolicyBatch', 'sml_prompt_masking', 'policy_logp',
-           'policy_loss']
+           'renormalise_weights', 'gdpo_loss', 'PolicyBatch', 'sml_prompt_masking', 'policy_logp', 'policy_loss',
+           'PolicyLossConfig']
 
 # %% ../nbs/06_losses.ipynb #dd15c0d6
-from dataclasses import dataclass, field, asdict
+import warnings
+from dataclasses import dataclass, fields
+from typing import get_args
 import torch
+from .config import TrainConfig, MethodConfig, SMLConfig, MethodName
 from .estimators import meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp
 
 # %% ../nbs/06_losses.ipynb #18a31f8e
-def group_advantages(rewards, G, scale='none', leave_one_out=False, eps=1e-4):
-    "A [B] from rewards [B] in contiguous groups of G: r - group mean, optionally scaled by a std."
+def group_advantages(rewards,                   # [B] rewards, prompt-major: rows g*G .. g*G+G-1 belong to prompt g
+                     G:int,                     # group size: completions per prompt (`optim.num_generations`)
+                     scale:str='none',          # 'none' (d1, wd1, GDPO), 'group_std' or 'batch_std'
+                     leave_one_out:bool=False,  # baseline = mean of the other G-1 rewards: A scaled by G/(G-1)
+                     eps:float=1e-4,            # added to a standard deviation before dividing by it
+                    ) -> torch.Tensor:          # [B] advantages; exactly 0 in a group whose rewards are all equal
+    "Group-relative advantages: each reward minus its group's mean, optionally scaled by a standard deviation."
     r = torch.as_tensor(rewards, dtype=torch.float32)
     if r.numel() % G: raise ValueError(f"{r.numel()} rewards cannot be split into groups of num_generations G={G}")
     g = r.view(-1, G)
@@ -26,8 +34,11 @@ def group_advantages(rewards, G, scale='none', leave_one_out=False, eps=1e-4):
     return A.flatten()
 
 # %% ../nbs/06_losses.ipynb #a1527f86
-def aggregate(per_token, mask, agg='bnpo'):
-    "Reduce per-token losses [B, L] over the valid tokens `mask` [B, L]."
+def aggregate(per_token:torch.Tensor,  # [B, L] per-token losses
+              mask:torch.Tensor,       # [B, L] valid tokens (1 up to and including the first EOS)
+              agg:str='bnpo',          # 'bnpo' (d1), 'grpo' or 'dr_grpo'
+             ) -> torch.Tensor:        # the scalar loss
+    "Reduce per-token losses over the valid tokens: bnpo = sum / valid tokens, grpo = mean of sequence means, dr_grpo = sum / (B * L)."
     m = mask.to(per_token.dtype)
     if agg == 'bnpo': return (per_token * m).sum() / m.sum().clamp(min=1)
     if agg == 'grpo': return ((per_token * m).sum(-1) / m.sum(-1).clamp(min=1)).mean()
@@ -35,13 +46,19 @@ def aggregate(per_token, mask, agg='bnpo'):
     raise ValueError(f"loss_agg={agg!r}: use 'bnpo', 'grpo' or 'dr_grpo'")
 
 # %% ../nbs/06_losses.ipynb #2e0487b6
-def k3_kl(logp, ref_logp):
-    "Schulman's k3 estimator of KL(pi || ref), per token: exp(d) - d - 1 with d = ref - logp (>= 0)."
+def k3_kl(logp:torch.Tensor,      # per-token log-likelihoods under the policy
+          ref_logp:torch.Tensor,  # the same under the reference
+         ) -> torch.Tensor:       # exp(d) - d - 1 with d = ref - logp, elementwise (>= 0)
+    "Schulman's k3 estimator of KL(pi || ref), per token."
     d = ref_logp - logp
     return torch.exp(d) - d - 1
 
-def ppo_clip_terms(ratio, adv, epsilon, epsilon_high=None):
-    "-min(ratio * A, clip(ratio) * A) and a bool of where the clip is active."
+def ppo_clip_terms(ratio:torch.Tensor,    # importance ratios pi / pi_old
+                   adv:torch.Tensor,      # advantages, broadcastable to `ratio`
+                   epsilon:float,         # lower clip: ratio >= 1 - epsilon
+                   epsilon_high=None,     # upper clip: ratio <= 1 + epsilon_high (None: = epsilon)
+                  ) -> tuple:             # (-min(ratio * A, clip(ratio) * A), bool tensor: where the clip is active)
+    "PPO's clipped surrogate, negated to a loss, and where the clip is active."
     eh = epsilon if epsilon_high is None else epsilon_high
     clipped = ratio.clamp(1 - epsilon, 1 + eh)
     loss = -torch.min(ratio * adv, clipped * adv)
@@ -49,9 +66,18 @@ def ppo_clip_terms(ratio, adv, epsilon, epsilon_high=None):
     return loss, active
 
 # %% ../nbs/06_losses.ipynb #75bded8b
-def diffu_grpo_loss(logp, old_logp, advantages, mask, ref_logp=None, token_weights=None, epsilon=0.5, epsilon_high=None,
-                    beta=0.04, agg='bnpo'):
-    "d1's token-level clipped objective. logp/old_logp/ref_logp/token_weights/mask: [B, L]; advantages: [B]."
+def diffu_grpo_loss(logp:torch.Tensor,       # [B, L] current policy's per-token estimates (with gradients)
+                    old_logp:torch.Tensor,   # [B, L] old policy's, same mask seed
+                    advantages:torch.Tensor, # [B] one advantage per completion
+                    mask:torch.Tensor,       # [B, L] valid tokens
+                    ref_logp=None,           # [B, L] reference policy's, or None: no KL term
+                    token_weights=None,      # [B, L] DPS weights multiplying the advantage, or None
+                    epsilon:float=0.5,       # PPO clip (d1: 0.5)
+                    epsilon_high=None,       # upper clip, None = epsilon
+                    beta:float=0.04,         # weight of the k3 KL term (d1: 0.04)
+                    agg:str='bnpo',          # aggregation, see `aggregate`
+                   ) -> tuple:               # (scalar loss, {'ratio_mean', 'clip_frac', 'kl' with a reference})
+    "d1's token-level clipped objective with a k3 KL to the reference."
     adv = advantages[:, None].to(logp.dtype)
     if token_weights is not None: adv = adv * token_weights                    # DPS: per-token advantage
     ratio = torch.exp(logp - old_logp)
@@ -66,8 +92,11 @@ def diffu_grpo_loss(logp, old_logp, advantages, mask, ref_logp=None, token_weigh
     return aggregate(per_token, mask, agg), metrics
 
 # %% ../nbs/06_losses.ipynb #9844efcb
-def wd1_weights(advantages, G, softmax_over='group'):
-    "w+ and w- [B]: softmax of A and of -A over each group of G (or over the whole batch)."
+def wd1_weights(advantages:torch.Tensor,  # [B] advantages, prompt-major groups of G
+                G:int,                    # group size
+                softmax_over:str='group', # 'group' (each prompt's G completions) or 'batch' (all rows, wd1's released trainer)
+               ) -> tuple:                # (w+ [B], w- [B]): softmax of A and of -A
+    "wd1's weights: the softmax of the advantages and of their negatives over each group (or over the whole batch)."
     a = advantages.float()
     if softmax_over == 'group':
         if a.numel() % G: raise ValueError(f"wd1 needs whole groups: {a.numel()} rows, num_generations G={G}")
@@ -75,8 +104,15 @@ def wd1_weights(advantages, G, softmax_over='group'):
     elif softmax_over != 'batch': raise ValueError(f"softmax_over={softmax_over!r}: use 'group' or 'batch'")
     return a.softmax(-1).flatten(), (-a).softmax(-1).flatten()
 
-def wd1_loss(logp, advantages, mask, G, token_weights=None, softmax_over='group', reduce='mean'):
-    "wd1's ratio-free weighted likelihood objective; logp/mask/token_weights [B, L], advantages [B]."
+def wd1_loss(logp:torch.Tensor,       # [B, L] per-token estimates (with gradients)
+             advantages:torch.Tensor, # [B]
+             mask:torch.Tensor,       # [B, L] valid tokens
+             G:int,                   # group size
+             token_weights=None,      # [B, L] DPS weights on each token's log-likelihood, or None
+             softmax_over='group',    # see `wd1_weights`
+             reduce='mean',           # 'mean' over the groups of the batch, or 'sum' (wd1's code)
+            ) -> tuple:               # (scalar loss, {'w_pos_max', 'seq_logp_mean'})
+    "wd1's ratio-free weighted likelihood objective."
     w_pos, w_neg = wd1_weights(advantages, G, softmax_over)
     tok = logp * mask.to(logp.dtype)
     if token_weights is not None: tok = tok * token_weights                       # DPS: per-token weight
@@ -86,14 +122,25 @@ def wd1_loss(logp, advantages, mask, G, token_weights=None, softmax_over='group'
     return loss, {'w_pos_max': w_pos.max().item(), 'seq_logp_mean': tok.sum(-1).mean().item()}
 
 # %% ../nbs/06_losses.ipynb #1416ccf2
-def renormalise_weights(token_weights, mask):
+def renormalise_weights(token_weights:torch.Tensor,  # [B, L] DPS weights
+                        mask:torch.Tensor,           # [B, L] valid tokens
+                       ) -> torch.Tensor:            # [B, L] weights with mean 1 over each row's valid tokens
     "Weights rescaled to mean 1 over each row's valid tokens (rows without valid tokens are left as they are)."
     m = mask.to(token_weights.dtype)
     mean = (token_weights * m).sum(-1, keepdim=True) / m.sum(-1, keepdim=True).clamp(min=1)
     return token_weights / mean.clamp(min=1e-8)
 
-def gdpo_loss(elbo_terms, old_terms, advantages, mask, ref_terms=None, token_weights=None, epsilon=0.5, epsilon_high=None, beta=0.04):
-    "GDPO's sequence-level clipped objective from per-token ELBO terms [B, L]; advantages [B]."
+def gdpo_loss(elbo_terms:torch.Tensor,  # [B, L] current policy's per-token ELBO terms (with gradients)
+              old_terms:torch.Tensor,   # [B, L] old policy's, same mask seed
+              advantages:torch.Tensor,  # [B]
+              mask:torch.Tensor,        # [B, L] valid tokens
+              ref_terms=None,           # [B, L] reference policy's, or None: no KL term
+              token_weights=None,       # [B, L] DPS weights on the ELBO terms (renormalised per row), or None
+              epsilon:float=0.5,        # PPO clip on the sequence ratio
+              epsilon_high=None,        # upper clip, None = epsilon
+              beta:float=0.04,          # weight of the k3 KL term on the length-normalised ELBO
+             ) -> tuple:                # (scalar loss, {'ratio_mean', 'clip_frac', 'kl' with a reference})
+    "GDPO's sequence-level clipped objective from per-token ELBO terms."
     m = mask.to(elbo_terms.dtype)
     w = m if token_weights is None else renormalise_weights(token_weights, mask) * m
     seq = lambda e: (w * e).sum(-1)
@@ -109,78 +156,128 @@ def gdpo_loss(elbo_terms, old_terms, advantages, mask, ref_terms=None, token_wei
     return per_seq.mean(), metrics
 
 # %% ../nbs/06_losses.ipynb #32f5f818
-METHODS = ('diffu_grpo', 'wd1', 'gdpo', 'coupled')
-
-@dataclass
-class PolicyLossConfig:
-    method: str = 'diffu_grpo'      # diffu_grpo | wd1 | gdpo | coupled
-    epsilon: float = 0.5
-    epsilon_high: float = None      # None: = epsilon
-    beta: float = 0.04
-    p_mask_prompt: float = 0.15
-    loss_agg: str = 'bnpo'          # bnpo | grpo | dr_grpo (token-level methods)
-    gdpo_nodes: int = 2
-    coupled_t_range: tuple = (0.2, 0.8)
-    wd1_softmax_over: str = 'group'
-    sml: bool = False
-    sml_K: int = 4
-    sml_strata: str = 'strided'
-    sml_alpha: float = 0.5          # ratio methods: alpha * base + (1 - alpha) * SML
-    sml_gamma: float = 1.0          # wd1: weight of the auxiliary SML term
-    sml_chunk_size: int = None
-    def __post_init__(self):
-        if self.method not in METHODS: raise ValueError(f"method={self.method!r}: use one of {METHODS}")
-        if not 0 <= self.sml_alpha <= 1: raise ValueError(f"sml_alpha={self.sml_alpha} must be in [0, 1]")
+METHODS = get_args(MethodName)      # ('diffu_grpo', 'wd1', 'gdpo', 'coupled'): the config's choices
 
 # %% ../nbs/06_losses.ipynb #89325dd2
 @dataclass
 class PolicyBatch:
-    prompt_ids: torch.Tensor        # [B, P]
-    prompt_mask: torch.Tensor       # [B, P]
-    completion_ids: torch.Tensor    # [B, L]
+    "One micro-batch of rollouts, as the loss reads it."
+    prompt_ids: torch.Tensor        # [B, P] left-padded prompt ids
+    prompt_mask: torch.Tensor       # [B, P] 1 = real prompt token
+    completion_ids: torch.Tensor    # [B, L] the completions
     completion_mask: torch.Tensor   # [B, L] valid tokens (up to and including the first EOS)
-    advantages: torch.Tensor        # [B]
+    advantages: torch.Tensor        # [B] one advantage per completion
     group_size: int                 # G: rows g*G .. g*G+G-1 share a prompt
-    dps_weights: torch.Tensor = None  # [B, L] or None
+    dps_weights: torch.Tensor = None  # [B, L] DPS weights, or None (DPS off)
     row_ids: torch.Tensor = None      # [B] global row numbers: masks are drawn per (mask seed, row id); None = 0..B-1
 
 # %% ../nbs/06_losses.ipynb #71e77212
-def sml_prompt_masking(cfg: PolicyLossConfig) -> float:
-    "SML's prompt-masking rate under `cfg`: d1's `p_mask_prompt` with the mean-field methods, 0 with GDPO and coupled (their estimators never mask the prompt)."
-    return cfg.p_mask_prompt if cfg.method in ('diffu_grpo', 'wd1') else 0.0
+def sml_prompt_masking(cfg:TrainConfig, # the run config: its `method` section decides
+                      ) -> float:       # the probability of masking each prompt token in SML's passes
+    "SML's prompt-masking rate: d1's `method.p_mask_prompt` with the mean-field methods, 0 with GDPO and coupled (their estimators never mask the prompt)."
+    me = _run_config(cfg, 'sml_prompt_masking').method
+    return me.p_mask_prompt if me.name in ('diffu_grpo', 'wd1') else 0.0
 
-def policy_logp(model, batch: PolicyBatch, cfg: PolicyLossConfig, mask_seed, adapter=None):
-    "{'logp': [B, L] the method's per-token estimate, 'sml': [B, L] (wd1 with SML only)} for one mask seed."
+# %% ../nbs/06_losses.ipynb #3ae64758
+def policy_logp(model,              # the dLLM to score: the current policy (with gradients), or the old or reference one
+                batch:PolicyBatch,  # the micro-batch
+                cfg:TrainConfig,    # the run config; its `method` and `sml` sections choose the estimator
+                mask_seed:int,      # seed of the masks: the same for the current, old and reference policies
+                adapter=None,       # the model's conventions (None: found by `adapter_for`)
+               ) -> dict:           # {'logp': [B, L] the method's estimate, 'sml': [B, L] with wd1 + SML, else None}
+    "The per-token log-likelihood estimate `cfg.method` needs (mixed with SML when `cfg.sml.enabled`), for one mask seed."
+    cfg = _run_config(cfg, 'policy_logp')
+    me, sm = cfg.method, cfg.sml
+    if me.name not in METHODS: raise ValueError(f"method.name={me.name!r}: use one of {METHODS}")
     args = (model, batch.prompt_ids, batch.prompt_mask, batch.completion_ids)
     kw = dict(adapter=adapter, row_ids=None if batch.row_ids is None else batch.row_ids.tolist())
-    sml = lambda: stratified_logp(*args, K=cfg.sml_K, strata=cfg.sml_strata, mask_seed=mask_seed,
-                                  p_mask_prompt=sml_prompt_masking(cfg), chunk_size=cfg.sml_chunk_size, **kw)
-    if cfg.method == 'gdpo': base = elbo_logp(*args, n_nodes=cfg.gdpo_nodes, mask_seed=mask_seed, **kw)
-    elif cfg.method == 'coupled': base = coupled_logp(*args, t_range=cfg.coupled_t_range, mask_seed=mask_seed, **kw)
-    else: base = meanfield_logp(*args, mask_seeds=mask_seed, p_mask_prompt=cfg.p_mask_prompt, **kw)
-    if not cfg.sml: return {'logp': base, 'sml': None}
-    if cfg.method == 'wd1': return {'logp': base, 'sml': sml()}
-    return {'logp': mixed_logp(base, sml(), cfg.sml_alpha), 'sml': None}
+    sml = lambda: stratified_logp(*args, K=sm.K, strata=sm.strata, mask_seed=mask_seed,
+                                  p_mask_prompt=sml_prompt_masking(cfg), chunk_size=sm.chunk_size, **kw)
+    if me.name == 'gdpo': base = elbo_logp(*args, n_nodes=me.gdpo_nodes, mask_seed=mask_seed, **kw)
+    elif me.name == 'coupled': base = coupled_logp(*args, t_range=tuple(me.coupled_t_range), mask_seed=mask_seed, **kw)
+    else: base = meanfield_logp(*args, mask_seeds=mask_seed, p_mask_prompt=me.p_mask_prompt, **kw)
+    if not sm.enabled: return {'logp': base, 'sml': None}
+    if me.name == 'wd1': return {'logp': base, 'sml': sml()}
+    return {'logp': mixed_logp(base, sml(), sm.alpha), 'sml': None}
 
 # %% ../nbs/06_losses.ipynb #d24f14e4
-def policy_loss(cfg: PolicyLossConfig, batch: PolicyBatch, cur, old=None, ref=None):
-    "Loss and metrics from `policy_logp` outputs for the current (with grad), old and reference policies."
+def policy_loss(cfg:TrainConfig,          # the run config; its `method` and `sml` sections choose the objective
+                batch:PolicyBatch,        # the micro-batch the estimates were computed on
+                cur:dict,                 # `policy_logp` of the current policy, with gradients
+                old:dict=None,            # `policy_logp` of the old policy; None = `cur` detached (the first inner iteration)
+                ref:dict=None,            # `policy_logp` of the reference policy; None = no KL term
+                wd1_softmax_over:str='group', # wd1: softmax over each prompt's 'group' or over the micro-'batch' (wd1's released trainer)
+               ) -> tuple:                # (scalar loss, dict of float metrics: 'loss', the method's own, DPS weight statistics)
+    "The loss of `cfg.method` with the DPS and SML plug-ins, from the current, old and reference estimates."
+    if isinstance(cfg, PolicyLossConfig): wd1_softmax_over = cfg.wd1_softmax_over
+    cfg = _run_config(cfg, 'policy_loss')
+    me = cfg.method
     old = old or {k: (v.detach() if v is not None else None) for k, v in cur.items()}   # first inner iteration
     ref_logp = ref['logp'] if ref is not None else None
     w, m, A = batch.dps_weights, batch.completion_mask, batch.advantages
-    if cfg.method in ('diffu_grpo', 'coupled'):
-        loss, metrics = diffu_grpo_loss(cur['logp'], old['logp'], A, m, ref_logp, w, cfg.epsilon, cfg.epsilon_high, cfg.beta, cfg.loss_agg)
-    elif cfg.method == 'gdpo':
-        loss, metrics = gdpo_loss(cur['logp'], old['logp'], A, m, ref_logp, w, cfg.epsilon, cfg.epsilon_high, cfg.beta)
-    else:
-        loss, metrics = wd1_loss(cur['logp'], A, m, batch.group_size, w, cfg.wd1_softmax_over)
+    if me.name in ('diffu_grpo', 'coupled'):
+        loss, metrics = diffu_grpo_loss(cur['logp'], old['logp'], A, m, ref_logp, w, me.epsilon, me.epsilon_high, me.beta, me.loss_agg)
+    elif me.name == 'gdpo':
+        loss, metrics = gdpo_loss(cur['logp'], old['logp'], A, m, ref_logp, w, me.epsilon, me.epsilon_high, me.beta)
+    elif me.name == 'wd1':
+        loss, metrics = wd1_loss(cur['logp'], A, m, batch.group_size, w, wd1_softmax_over)
         if cur.get('sml') is not None:
-            aux, _ = wd1_loss(cur['sml'], A, m, batch.group_size, w, cfg.wd1_softmax_over)
-            loss = loss + cfg.sml_gamma * aux
+            aux, _ = wd1_loss(cur['sml'], A, m, batch.group_size, w, wd1_softmax_over)
+            loss = loss + cfg.sml.gamma * aux
             metrics['wd1_sml_aux'] = aux.item()
+    else: raise ValueError(f"method.name={me.name!r}: use one of {METHODS}")
     if w is not None:
         wv = w[m.bool()]
         metrics.update(dps_w_mean=wv.mean().item(), dps_w_std=wv.std().item() if wv.numel() > 1 else 0.0,
                        dps_w_min=wv.min().item(), dps_w_max=wv.max().item())
     metrics['loss'] = loss.item()
     return loss, metrics
+
+# %% ../nbs/06_losses.ipynb #c9bfaa5f
+def _legacy_key(name):
+    "Where a `PolicyLossConfig` field lives in the run config, as (section, field)."
+    if name == 'method': return 'method', 'name'
+    if name == 'sml': return 'sml', 'enabled'
+    if name.startswith('sml_'): return 'sml', name[4:]
+    return 'method', name
+
+@dataclass
+class PolicyLossConfig:
+    "Deprecated (one release): the loss settings as one flat object; pass the run config (`TrainConfig`) instead."
+    method: str = 'diffu_grpo'      # method.name: diffu_grpo | wd1 | gdpo | coupled
+    epsilon: float = 0.5            # method.epsilon
+    epsilon_high: float = None      # method.epsilon_high (None: = epsilon)
+    beta: float = 0.04              # method.beta
+    p_mask_prompt: float = 0.15     # method.p_mask_prompt
+    loss_agg: str = 'bnpo'          # method.loss_agg
+    gdpo_nodes: int = 2             # method.gdpo_nodes
+    coupled_t_range: tuple = (0.2, 0.8)  # method.coupled_t_range
+    wd1_softmax_over: str = 'group' # `policy_loss(..., wd1_softmax_over=)`
+    sml: bool = False               # sml.enabled
+    sml_K: int = 4                  # sml.K
+    sml_strata: str = 'strided'     # sml.strata
+    sml_alpha: float = 0.5          # sml.alpha
+    sml_gamma: float = 1.0          # sml.gamma
+    sml_chunk_size: int = None      # sml.chunk_size
+    def __post_init__(self):
+        if self.method not in METHODS: raise ValueError(f"method={self.method!r}: use one of {METHODS}")
+        if not 0 <= self.sml_alpha <= 1: raise ValueError(f"sml_alpha={self.sml_alpha} must be in [0, 1]")
+    def sections(self) -> tuple: # (MethodConfig, SMLConfig) holding these values
+        "The run config's `method` and `sml` sections with these settings (the rest at their defaults)."
+        kw = {'method': {}, 'sml': {}}
+        for f in fields(self):
+            if f.name != 'wd1_softmax_over': sec, key = _legacy_key(f.name); kw[sec][key] = getattr(self, f.name)
+        return MethodConfig(**kw['method']), SMLConfig(**kw['sml'])
+    @classmethod
+    def from_sections(cls, method:MethodConfig, sml:SMLConfig): # a `PolicyLossConfig` with their values
+        "The old flat object of a run config's `method` and `sml` sections (for code that still reads one)."
+        secs = {'method': method, 'sml': sml}
+        return cls(**{f.name: getattr(secs[_legacy_key(f.name)[0]], _legacy_key(f.name)[1]) for f in fields(cls) if f.name != 'wd1_softmax_over'})
+
+def _run_config(cfg, where):
+    "`cfg`, or for a `PolicyLossConfig` a `TrainConfig` with its two sections (and a `DeprecationWarning`)."
+    if not isinstance(cfg, PolicyLossConfig): return cfg
+    warnings.warn(f"{where}(PolicyLossConfig(...), ...) is deprecated and will be removed in the next release: pass the run config, "
+                  f"{where}(..., cfg, ...) with cfg a TrainConfig (its `method` and `sml` sections)", DeprecationWarning, stacklevel=3)
+    method, sml = cfg.sections()
+    return TrainConfig(method=method, sml=sml)

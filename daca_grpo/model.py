@@ -16,10 +16,25 @@ from transformers.modeling_outputs import MaskedLMOutput
 class TinyDLLMConfig(PretrainedConfig):
     "Configuration of `TinyDLLM`; token ids default to those of `daca_grpo.tokenizer.build_tokenizer()`."
     model_type = 'tiny_dllm'
-    def __init__(self, vocab_size=128, hidden_size=128, num_hidden_layers=4, num_attention_heads=4,
-                 intermediate_size=None, max_position_embeddings=1024, rope_theta=10000.0, rms_norm_eps=1e-6,
-                 initializer_range=0.02, mask_token_id=3, pad_token_id=0, eos_token_id=1, eot_token_id=2,
-                 bos_token_id=5, tie_word_embeddings=False, abs_position_embeddings=False, **kwargs):
+    def __init__(self,
+                 vocab_size=128,                 # output/embedding rows (the tokenizer's 108 tokens, padded to 128)
+                 hidden_size=128,                # width of the residual stream
+                 num_hidden_layers=4,            # transformer blocks
+                 num_attention_heads=4,          # heads per attention layer (head size = hidden_size / heads, even)
+                 intermediate_size=None,         # SwiGLU width; None: 8/3 * hidden_size rounded up to a multiple of 32
+                 max_position_embeddings=1024,   # longest sequence (prompt + completion) the model is built for
+                 rope_theta=10000.0,             # rotary base
+                 rms_norm_eps=1e-6,              # epsilon of every RMSNorm
+                 initializer_range=0.02,         # std of the normal initialisation
+                 mask_token_id=3,                # id of `[MASK]`, the token the diffusion process writes
+                 pad_token_id=0,                 # id of padding
+                 eos_token_id=1,                 # id of `<|endoftext|>`
+                 eot_token_id=2,                 # id of `<|eot_id|>` (end of turn, also ends a completion)
+                 bos_token_id=5,                 # id of `<|startoftext|>`
+                 tie_word_embeddings=False,      # share the embedding and output matrices (off, as in LLaDA)
+                 abs_position_embeddings=False,  # add learned absolute position embeddings to the token embeddings
+                 **kwargs):                      # passed on to `PretrainedConfig`
+        "Configuration of `TinyDLLM`; refuses shapes the model cannot run, naming the field to change."
         if hidden_size % num_attention_heads:
             raise ValueError(f"hidden_size={hidden_size} must be divisible by num_attention_heads={num_attention_heads}")
         if (hidden_size // num_attention_heads) % 2:
@@ -38,15 +53,21 @@ class TinyDLLMConfig(PretrainedConfig):
 
 # %% ../nbs/01_model.ipynb #04e70e72
 class TinyDLLMRMSNorm(nn.Module):
-    def __init__(self, dim, eps=1e-6):
+    "RMSNorm computed in float32 whatever the parameter dtype, then cast back (as LLaMA, LLaDA and Dream do)."
+    def __init__(self,
+                 dim,        # size of the last axis, normalised
+                 eps=1e-6):  # added to the mean square
         super().__init__()
         self.weight, self.eps = nn.Parameter(torch.ones(dim)), eps
-    def forward(self, x):
+    def forward(self, x): # [..., dim]
         xf = x.float()
         return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)).to(x.dtype) * self.weight
 
 # %% ../nbs/01_model.ipynb #4cc1e16f
-def rotary_cos_sin(position_ids, head_dim, base=10000.0, dtype=torch.float32):
+def rotary_cos_sin(position_ids,           # [B, T] integer positions
+                   head_dim,               # size of one attention head (even)
+                   base=10000.0,           # rotary base (`rope_theta`)
+                   dtype=torch.float32):   # dtype of the returned tables
     "cos, sin of shape [B, 1, T, head_dim] for integer `position_ids` [B, T]."
     # angles in float64: exact enough that shifting all positions changes no score beyond rounding
     inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2, device=position_ids.device, dtype=torch.float64) / head_dim))
@@ -54,17 +75,25 @@ def rotary_cos_sin(position_ids, head_dim, base=10000.0, dtype=torch.float32):
     emb = torch.cat([angles, angles], dim=-1)[:, None]            # [B, 1, T, head_dim]
     return emb.cos().to(dtype), emb.sin().to(dtype)
 
-def rotate_half(x):
+def rotate_half(x): # [..., head_dim]
+    "LLaMA's 'rotate half': (x1, x2) -> (-x2, x1) on the two halves of the last axis."
     x1, x2 = x.chunk(2, dim=-1)
     return torch.cat([-x2, x1], dim=-1)
 
-def apply_rotary(x, cos, sin): return x * cos + rotate_half(x) * sin
+def apply_rotary(x,    # queries or keys [B, H, T, head_dim]
+                 cos,  # [B, 1, T, head_dim], from `rotary_cos_sin`
+                 sin): # [B, 1, T, head_dim]
+    "Rotate each channel pair of `x` by its position's angle."
+    return x * cos + rotate_half(x) * sin
 
 # %% ../nbs/01_model.ipynb #73db59b7
 class DLLMCache:
     "Per-layer keys and values [B, H, T, D] of the last full pass; a pass with `span=(start, end)` recomputes only those positions."
     def __init__(self): self.keys, self.values, self.span = [], [], None
-    def keys_values(self, layer_idx, k, v):
+    def keys_values(self,
+                    layer_idx:int, # which layer is asking
+                    k,             # this pass's keys [B, H, T or end-start, D] (after RoPE)
+                    v):            # this pass's values, same shape
         "The keys/values a layer attends to: store them on a full pass, splice this pass's span into the cached ones otherwise."
         if self.span is None:
             del self.keys[layer_idx:], self.values[layer_idx:]
@@ -78,12 +107,18 @@ class DLLMCache:
 
 # %% ../nbs/01_model.ipynb #80db344a
 class TinyDLLMAttention(nn.Module):
-    def __init__(self, config):
+    "Bidirectional multi-head attention with rotary positions (no causal mask), optionally through a `DLLMCache`."
+    def __init__(self, config): # a `TinyDLLMConfig`
         super().__init__()
         h, self.n_heads = config.hidden_size, config.num_attention_heads
         self.head_dim = h // self.n_heads
         self.q_proj, self.k_proj, self.v_proj, self.o_proj = (nn.Linear(h, h, bias=False) for _ in range(4))
-    def forward(self, x, cos, sin, attn_mask=None, kv_cache=None, layer_idx=0):
+    def forward(self, x,          # [B, T, hidden] normalised hidden states
+                cos,              # rotary cos table [B, 1, T, head_dim]
+                sin,              # rotary sin table [B, 1, T, head_dim]
+                attn_mask=None,   # boolean SDPA mask (True = attend), or None
+                kv_cache=None,    # a `DLLMCache`, or None
+                layer_idx=0):     # this layer's index in the cache
         B, T, _ = x.shape
         q, k, v = (p(x).view(B, T, self.n_heads, self.head_dim).transpose(1, 2) for p in (self.q_proj, self.k_proj, self.v_proj))
         q, k = apply_rotary(q, cos, sin), apply_rotary(k, cos, sin)
@@ -92,18 +127,26 @@ class TinyDLLMAttention(nn.Module):
         return self.o_proj(y.transpose(1, 2).reshape(B, T, -1))
 
 class TinyDLLMMLP(nn.Module):
-    def __init__(self, config):
+    "SwiGLU MLP: down(silu(gate(x)) * up(x))."
+    def __init__(self, config): # a `TinyDLLMConfig`
         super().__init__()
         h, m = config.hidden_size, config.intermediate_size
         self.gate_proj, self.up_proj, self.down_proj = nn.Linear(h, m, bias=False), nn.Linear(h, m, bias=False), nn.Linear(m, h, bias=False)
-    def forward(self, x): return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+    def forward(self, x): # [B, T, hidden]
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
 
 class TinyDLLMBlock(nn.Module):
-    def __init__(self, config):
+    "One pre-norm block: x + Attn(RMSNorm(x)), then x + SwiGLU(RMSNorm(x))."
+    def __init__(self, config): # a `TinyDLLMConfig`
         super().__init__()
         self.attn_norm, self.attn = TinyDLLMRMSNorm(config.hidden_size, config.rms_norm_eps), TinyDLLMAttention(config)
         self.mlp_norm, self.mlp = TinyDLLMRMSNorm(config.hidden_size, config.rms_norm_eps), TinyDLLMMLP(config)
-    def forward(self, x, cos, sin, attn_mask=None, kv_cache=None, layer_idx=0):
+    def forward(self, x,          # [B, T, hidden] residual stream
+                cos,              # rotary cos table [B, 1, T, head_dim]
+                sin,              # rotary sin table [B, 1, T, head_dim]
+                attn_mask=None,   # boolean SDPA mask, or None
+                kv_cache=None,    # a `DLLMCache`, or None
+                layer_idx=0):     # this block's index in the cache
         x = x + self.attn(self.attn_norm(x), cos, sin, attn_mask, kv_cache, layer_idx)
         return x + self.mlp(self.mlp_norm(x))
 
@@ -142,7 +185,7 @@ class TinyDLLM(PreTrainedModel):
     supports_gradient_checkpointing = True
     supports_dllm_cache = True    # forward(..., dllm_cache=DLLMCache(), cache_span=(start, end)): see `DLLMCache`
 
-    def __init__(self, config):
+    def __init__(self, config): # a `TinyDLLMConfig`
         super().__init__(config)
         self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
         self.embed_positions = nn.Embedding(config.max_position_embeddings, config.hidden_size) if config.abs_position_embeddings else None
@@ -173,7 +216,16 @@ class TinyDLLM(PreTrainedModel):
     def get_output_embeddings(self): return self.lm_head
     def set_output_embeddings(self, value): self.lm_head = value
 
-    def forward(self, input_ids, attention_mask=None, position_ids=None, logits_to_keep=0, dllm_cache=None, cache_span=None, **kwargs):
+    def forward(self,
+                input_ids,           # [B, T] token ids (or the span's [B, end-start] with `cache_span`)
+                attention_mask=None, # [B, T] padding mask (1 = real token) or a boolean [B, 1, T, T] mask; None: no padding
+                position_ids=None,   # [B, T]; None: counted from each row's first real token
+                logits_to_keep=0,    # int: the last that many rows (0 = all); 1-D tensor: those rows
+                dllm_cache=None,     # a `DLLMCache`: a full pass fills it, a pass with `cache_span` reads it
+                cache_span=None,     # (start, end): recompute only these positions of the cached sequence
+                **kwargs,            # ignored (callers pass `return_dict` and the like)
+               ) -> MaskedLMOutput:  # `.logits` [B, T or kept rows, vocab_size]; row t predicts token t
+        "Logits of every (kept) position, bidirectionally; no causal mask."
         if cache_span is not None: position_ids, attention_mask = _span_inputs(input_ids, attention_mask, position_ids, dllm_cache, cache_span)
         if position_ids is None: position_ids = _default_position_ids(input_ids, attention_mask)
         x = self.embed_tokens(input_ids)

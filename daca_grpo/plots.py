@@ -16,27 +16,33 @@ import numpy as np
 # matplotlib is imported inside the functions that draw, so that importing this module (the command line does) stays quick
 
 # %% ../nbs/12a_plots.ipynb #ff790e5f
-def read_metrics(run_dir) -> list:
+def read_metrics(run_dir, # a run's `log.output_dir`
+                ) -> list: # one dict of strings per row of `metrics.csv`
     "The rows of `run_dir/metrics.csv` as dicts of strings; a file without rows is an error, not an empty figure."
     path = Path(run_dir) / 'metrics.csv'
     with open(path, newline='') as f: rows = list(csv.DictReader(f))
     if not rows: raise ValueError(f"{path} has no rows yet")
     return rows
 
-def read_run_config(run_dir) -> dict:
+def read_run_config(run_dir, # a run's `log.output_dir`
+                   ) -> dict: # its `config.yaml` as a nested dict, `{}` without one
     "`run_dir/config.yaml` as a nested dict; `{}` when the run has none."
     import yaml
     path = Path(run_dir) / 'config.yaml'
     return (yaml.safe_load(path.read_text()) or {}) if path.is_file() else {}
 
-def cfg_get(cfg, key, default=None):
+def cfg_get(cfg:dict,     # a nested config dict (`read_run_config`)
+            key:str,      # a dotted key, e.g. 'method.beta'
+            default=None, # returned when the key is absent
+           ):             # the value
     "The value of dotted `key` ('method.beta') in the nested dict `cfg`, or `default`."
     for k in key.split('.'):
         if not isinstance(cfg, dict) or k not in cfg: return default
         cfg = cfg[k]
     return cfg
 
-def run_endpoints(run_dir) -> dict:
+def run_endpoints(run_dir, # a run's `log.output_dir`
+                 ) -> dict: # {'before' | 'after': {metric: value}}, the keys that exist
     "{'before' | 'after': {metric: value}} from the run's before_rl.json / result.json, where they exist."
     out = {}
     for name, key in (('before_rl.json', 'before'), ('result.json', 'before'), ('result.json', 'after')):
@@ -46,11 +52,14 @@ def run_endpoints(run_dir) -> dict:
             if isinstance(v, dict): out.setdefault(key, v)
     return out
 
-def metric_columns(rows) -> list:
+def metric_columns(rows:list, # rows of `metrics.csv` (`read_metrics`)
+                  ) -> list:  # column names, 'step' excepted
     "The columns of `rows` in the order they first appear (a column that appears later in the run comes last)."
     return list(dict.fromkeys(c for r in rows for c in r if c != 'step'))
 
-def series(rows, col):
+def series(rows:list, # rows of `metrics.csv`
+           col:str,   # a column name, e.g. 'reward'
+          ) -> tuple: # (steps, values), sorted float arrays
     "(steps, values) of column `col` as float arrays, without empty or non-finite cells."
     pts = [(float(r['step']), float(r[col])) for r in rows if r.get(col) not in (None, '')]
     pts = [(s, v) for s, v in pts if math.isfinite(v)]
@@ -64,12 +73,14 @@ ARM_SUFFIXES = {'dps': ' + DPS', 'sml': ' + SML', 'dual': ' (dual cache)', 'para
 COLUMN_NAMES = {'eval/valid': 'validation metric', 'eval/test': 'test metric', 'kl': 'KL to reference', 'clip_frac': 'clip fraction',
                 'completion_length': 'completion length', 'dps_w_mean': 'mean', 'dps_w_std': 'std', 'dps_w_min': 'min', 'dps_w_max': 'max'}
 
-def human_name(col) -> str:
+def human_name(col:str, # a column name of `metrics.csv`
+              ) -> str: # what a reader calls it
     "'eval/cell_accuracy' -> 'cell accuracy', 'rewards/sudoku_verifier' -> 'sudoku verifier'."
     if col in COLUMN_NAMES: return COLUMN_NAMES[col]
     return col.split('/', 1)[-1].replace('_', ' ')
 
-def arm_label(arm) -> str:
+def arm_label(arm:str, # a protocol arm, e.g. 'wd1_dps_sml', 'base' or 'sft_control'
+             ) -> str: # its name for a legend
     "'diffu_grpo_dps' -> 'diffu-GRPO + DPS', 'sft_control' -> 'SFT control (same compute)'."
     if arm == 'sft_control': return 'SFT control (same compute)'
     if arm == 'base': return 'base (SFT, labelled pool)'
@@ -78,7 +89,8 @@ def arm_label(arm) -> str:
     flags = arm[len(method) + 1:].split('_') if arm != method else []
     return METHOD_NAMES[method] + ''.join(ARM_SUFFIXES.get(f, ' ' + f) for f in flags)
 
-def method_label(cfg) -> str:
+def method_label(cfg:dict, # a run's config as a nested dict
+                ) -> str:  # e.g. 'wd1 + DPS + SML (K=4)'
     "The method of a run's config dict with its plug-ins, e.g. 'wd1 + DPS + SML (K=4)'."
     name = cfg_get(cfg, 'method.name', '?')
     return (METHOD_NAMES.get(name, name) + (' + DPS' if cfg_get(cfg, 'dps.enabled') else '')
@@ -87,12 +99,18 @@ def method_label(cfg) -> str:
 # %% ../nbs/12a_plots.ipynb #8dd3c8f9
 SMOOTH_MIN_POINTS = 30
 
-def smooth_window(n_steps, n_points, smooth=None) -> int:
+def smooth_window(n_steps:int,     # the RL steps the curve spans
+                  n_points:int,    # its number of logged values
+                  smooth:int=None, # None: the default rule; k: a window of k steps; 0 or 1: none
+                 ) -> int:         # the window in steps, 0 for none
     "The moving-average window, in steps, for a curve of `n_points` values over `n_steps` steps; 0 for none."
     if smooth is not None: return int(smooth) if smooth > 1 and n_points > 1 else 0
     return 0 if n_points < SMOOTH_MIN_POINTS else max(5, round(n_steps / 20))
 
-def moving_average(x, y, k):
+def moving_average(x,      # increasing steps
+                   y,      # the values at those steps
+                   k:int,  # the window in steps (<= 1: `y` unchanged)
+                  ):       # the smoothed values, one per step of `x`
     "Centred moving average of `y` (at increasing steps `x`) over windows of `k` steps: the mean of the values in (x - k/2, x + k/2]."
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if k <= 1 or len(y) == 0: return y
@@ -101,7 +119,10 @@ def moving_average(x, y, k):
     return (c[b] - c[a]) / (b - a)
 
 # %% ../nbs/12a_plots.ipynb #ca862e24
-def run_panels(rows, cfg=None, ends=None) -> list:
+def run_panels(rows:list,     # rows of `metrics.csv`
+               cfg:dict=None, # the run's config dict (None: judged from the columns alone)
+               ends:dict=None,# `run_endpoints` of the run
+              ) -> list:      # [(panel, columns)] in drawing order
     "[(panel, columns)] worth drawing for the rows of `metrics.csv`, the run's config dict `cfg` and `ends` from `run_endpoints`."
     cfg, ends, cols = cfg or {}, ends or {}, metric_columns(rows)
     present = [c for c in cols if len(series(rows, c)[1])]
@@ -124,7 +145,9 @@ PANEL_LABELS = {'reward': 'reward', 'KL to reference': 'KL (nats / token)', 'cli
 
 class Smoothing:
     "How the curves of a figure are smoothed: `window(n_points)` is the window in steps (0: none) for a curve of `n_points` values."
-    def __init__(self, n_steps, smooth=None): self.n_steps, self.smooth, self.used = n_steps, smooth, set()
+    def __init__(self, n_steps:int,  # the RL steps the run spans
+                 smooth:int=None):   # as `smooth_window`'s `smooth`
+        self.n_steps, self.smooth, self.used = n_steps, smooth, set()
     def window(self, n_points): return smooth_window(self.n_steps, n_points, self.smooth)
 
 NO_SMOOTHING = Smoothing(0, 0)
@@ -186,7 +209,14 @@ def _draw_dps(ax, rows, cols, sm):
     ax.legend(loc='best')
     return {}
 
-def draw_panel(ax, panel, cols, rows, ends=None, sm=NO_SMOOTHING, cfg=None):
+def draw_panel(ax,                 # a matplotlib Axes
+               panel:str,          # a panel name of `run_panels`
+               cols:list,          # its columns
+               rows:list,          # rows of `metrics.csv`
+               ends:dict=None,     # `run_endpoints` (for the held-out panel)
+               sm:Smoothing=NO_SMOOTHING, # how curves are smoothed
+               cfg:dict=None,      # the run's config dict
+              ) -> dict:           # {name: text} of the bands drawn, for the figure's legend
     "Draw `panel` of `run_panels` on `ax`, smoothing as `sm` says; returns the bands it drew that the figure's legend should name."
     if panel == 'reward': return _draw_reward(ax, rows, cols, sm)
     if panel == 'held-out metric': return _draw_held_out(ax, rows, cols, ends or {}, max(float(r['step']) for r in rows))
@@ -209,14 +239,18 @@ def _grid(n):
     ncols = 1 if n == 1 else 2 if n <= 4 else 3
     return math.ceil(n / ncols), ncols
 
-def run_title(cfg, run_dir) -> str:
+def run_title(cfg:dict, # the run's config dict (may be empty)
+              run_dir,  # the run's folder
+             ) -> str:  # the figure's title
     "'tiny_sudoku: diffu-GRPO + DPS, β = 0.04, seed 42', or the run folder's name when there is no config."
     if not cfg: return Path(run_dir).resolve().name
     beta = cfg_get(cfg, 'method.beta')
     return (f"{cfg_get(cfg, 'data.task', '?')}: {method_label(cfg)}" + (f', β = {beta:g}' if beta is not None else '')
             + (f", seed {cfg_get(cfg, 'seed')}" if cfg_get(cfg, 'seed') is not None else ''))
 
-def run_figure(run_dir, smooth=None):
+def run_figure(run_dir,         # a run's `log.output_dir` (with `metrics.csv`)
+               smooth:int=None, # as `smooth_window`'s `smooth`
+              ):                # a matplotlib `Figure` (not registered with pyplot)
     "The matplotlib figure of the run's curves (see `run_panels` for what is drawn)."
     from matplotlib import rc_context
     from matplotlib.figure import Figure
@@ -254,7 +288,11 @@ def _save(fig, out, dpi=200):
         if out.suffix.lower() != '.pdf': fig.savefig(out.with_suffix('.pdf'))
     return out
 
-def plot_run(run_dir, out=None, smooth=None, dpi=200) -> Path:
+def plot_run(run_dir,         # a run's `log.output_dir` (with `metrics.csv`)
+             out=None,        # the PNG to write (default: `run_dir/curves.png`); a PDF is written beside it
+             smooth:int=None, # as `smooth_window`'s `smooth`
+             dpi:int=200,     # the PNG's resolution
+            ) -> Path:        # the PNG's path
     "Save the run's training curves as `curves.png` (or `out`) and a PDF beside it; returns the PNG's path."
     return _save(run_figure(run_dir, smooth), out or Path(run_dir) / 'curves.png', dpi)
 
@@ -262,7 +300,9 @@ def plot_run(run_dir, out=None, smooth=None, dpi=200) -> Path:
 ARM_MARKERS = ('o', 's', '^', 'v', 'P', 'X', '<', '>', 'h', 'p')
 ARM_LINES = ('-', '--', '-.', (0, (3, 1, 1, 1, 1, 1)))
 
-def passes_label(x, pos=None) -> str:
+def passes_label(x:float,  # a number of forward passes
+                 pos=None, # the tick position (matplotlib's `FuncFormatter` passes it; unused)
+                ) -> str:  # e.g. '48.6k'
     "Forward passes as a reader says them: 0, 950, 48k, 1.2M."
     a = abs(x)
     if a >= 1e6: return f'{x / 1e6:.3g}M'
@@ -276,7 +316,8 @@ def _protocol_series(result):
     arms = sorted(arms, key=lambda a: -len(st[a]['curve']))                   # stable: a short curve is drawn over a long one
     return arms + (['sft_control'] if 'sft_control' in st else [])
 
-def protocol_figure(result):
+def protocol_figure(result:dict, # a `run_protocol` result (with 'stages', 'metric', 'task', 'seed')
+                   ):            # a matplotlib `Figure`
     "The matplotlib figure of a `run_protocol` result: test metric against forward passes, base as a line, validation choices circled."
     from matplotlib import rc_context
     from matplotlib.figure import Figure
@@ -308,6 +349,9 @@ def protocol_figure(result):
         fig.legend(loc='outside lower center', ncols=2, handlelength=1.8, columnspacing=1.0)
     return fig
 
-def plot_protocol(result, out, dpi=200) -> Path:
+def plot_protocol(result:dict, # a `run_protocol` result
+                  out,         # the PNG to write; a PDF is written beside it
+                  dpi:int=200, # the PNG's resolution
+                 ) -> Path:    # `Path(out)`
     "Save `protocol_figure(result)` to `out` (a PNG) and a PDF beside it; returns `Path(out)`."
     return _save(protocol_figure(result), out, dpi)

@@ -10,8 +10,9 @@ import sys, time
 from tqdm.auto import tqdm
 
 # %% ../nbs/06a_progress.ipynb #7f64a51a
-def hms(seconds) -> str:
-    "`seconds` as '42s', '3m05s' or '1h02m'."
+def hms(seconds:float, # a duration in seconds (negative counts as 0)
+       ) -> str:       # '42s', '3m05s' or '1h02m'
+    "A duration as a person says it, rounded to the second below an hour and to the minute above."
     s = int(round(max(0.0, seconds)))
     if s < 60: return f'{s}s'
     if s < 3600: return f'{s // 60}m{s % 60:02d}s'
@@ -20,7 +21,12 @@ def hms(seconds) -> str:
 # %% ../nbs/06a_progress.ipynb #bcbe3644
 class LineProgress:
     "tqdm's `update`/`set_postfix`/`close` as plain lines: `desc: n/total  postfix  s/step  ETA`, every `every` steps and at the end."
-    def __init__(self, total, desc='', initial=0, every=1, file=None, clock=time.monotonic):
+    def __init__(self, total:int,          # the number of steps of the run
+                 desc:str='',              # the label each line starts with
+                 initial:int=0,            # the step a resumed run starts from
+                 every:int=1,              # print a line every `every` steps (and at the last)
+                 file=None,                # where the lines go (default: `sys.stdout` at the time of printing)
+                 clock=time.monotonic):    # a function giving seconds (a fake clock in tests)
         self.total, self.desc, self.n, self.initial, self.every = total, desc, initial, initial, max(1, int(every))
         self.file, self.clock, self.t0, self.postfix = file, clock, clock(), {}
     def set_postfix(self, **kw): self.postfix = kw
@@ -37,8 +43,13 @@ class LineProgress:
 # %% ../nbs/06a_progress.ipynb #5acce1a1
 PROGRESS_MODES = (True, False, 'lines')
 
-def progress_bar(total, desc='', progress=True, initial=0, every=1, file=None):
-    "A tqdm bar (`progress=True`), a `LineProgress` (`'lines'`) or a disabled tqdm (`False`/`None`)."
+def progress_bar(total:int,              # the number of steps
+                 desc:str='',            # the bar's or the lines' label
+                 progress=True,          # True (a tqdm bar), 'lines' (a `LineProgress`) or False/None (nothing)
+                 initial:int=0,          # the step a resumed run starts from
+                 every:int=1,            # with 'lines': a line every `every` steps
+                 file=None):             # where the bar or the lines are written (default: tqdm's stderr, or stdout for lines)
+    "A tqdm bar (`progress=True`), a `LineProgress` (`'lines'`) or a disabled tqdm (`False`/`None`), all with tqdm's interface."
     if progress == 'lines': return LineProgress(total, desc, initial=initial, every=every, file=file)
     if progress not in (True, False, None): raise ValueError(f"progress must be True, False or 'lines', not {progress!r}")
     return tqdm(total=total, initial=initial, desc=desc, disable=not progress, file=file)

@@ -17,31 +17,44 @@ from transformers.modeling_outputs import MaskedLMOutput
 from . import model as tiny   # its RMSNorm, rotate_half and cache helpers, read at call time only (01b_autoregister)
 
 # %% ../nbs/01a_real_models.ipynb #7aface62
-def rope_cos_sin(position_ids, head_dim, theta):
+def rope_cos_sin(position_ids, # [B, T] integer positions
+                 head_dim,     # size of one attention head (even)
+                 theta):       # RoPE base (`rope_theta`: LLaDA 500 000, Dream 1 000 000)
     "cos, sin [B, 1, T, head_dim] in float32, computed as LLaDA and Dream compute them (float32 inverse frequencies and angles)."
     inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device=position_ids.device).float() / head_dim))  # [head_dim/2]
     angles = position_ids.float()[..., None] * inv_freq                                                   # [B, T, head_dim/2]
     emb = torch.cat([angles, angles], -1)[:, None]                                                        # [B, 1, T, head_dim]
     return emb.cos(), emb.sin()
 
-def rotate(x, cos, sin): return x * cos + tiny.rotate_half(x) * sin
+def rotate(x,    # queries or keys [B, H, T, head_dim]
+           cos,  # [B, 1, T, head_dim], from `rope_cos_sin`
+           sin): # [B, 1, T, head_dim]
+    "Apply the rotary embedding (LLaMA's rotate-half layout)."
+    return x * cos + tiny.rotate_half(x) * sin
 
 # %% ../nbs/01a_real_models.ipynb #f39e8e3b
-def attend(q, k, v, mask):
+def attend(q,     # queries [B, H, T, D]
+           k,     # keys [B, H_kv, T, D], H_kv dividing H
+           v,     # values [B, H_kv, T, D]
+           mask): # boolean SDPA mask (True = attend), or None
     "Bidirectional SDPA; `k`, `v` may have fewer (grouped) heads than `q`, each shared by `n_heads / n_kv_heads` consecutive query heads."
     if k.shape[1] != q.shape[1]:
         rep = q.shape[1] // k.shape[1]
         k, v = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=False)
 
-def split_heads(x, n_heads, head_dim):
+def split_heads(x,        # [B, T, n_heads * head_dim]
+                n_heads,  # heads to split into
+                head_dim):# size of each
     "[B, T, n_heads * head_dim] -> [B, n_heads, T, head_dim]"
     return x.view(*x.shape[:2], n_heads, head_dim).transpose(1, 2)
 
-def merge_heads(y): return y.transpose(1, 2).reshape(y.shape[0], y.shape[2], -1)
+def merge_heads(y): # [B, H, T, D]
+    "[B, H, T, D] -> [B, T, H * D], the inverse of `split_heads`."
+    return y.transpose(1, 2).reshape(y.shape[0], y.shape[2], -1)
 
 # %% ../nbs/01a_real_models.ipynb #b1bd92d1
-def key_mask(attention_mask):
+def key_mask(attention_mask): # [B, T] padding mask, [B, 1, T, T] boolean mask, or None
     "Boolean SDPA mask from a [B, T] padding mask (None when nothing is padded) or a [B, 1, T, T] mask (True = attend)."
     if attention_mask is None or isinstance(attention_mask, str): return None
     if attention_mask.dim() == 2:
@@ -52,7 +65,8 @@ def key_mask(attention_mask):
         return attention_mask.bool()
     raise ValueError(f"attention_mask must be [B, T] or [B, 1, T, T], got shape {tuple(attention_mask.shape)}")
 
-def keep_rows(x, logits_to_keep):
+def keep_rows(x,              # hidden states [B, T, D]
+              logits_to_keep): # int: the last that many rows (0 = all); 1-D tensor: those rows
     "The hidden states whose logits are wanted: the last `logits_to_keep` rows (0 = all), or an index."
     if isinstance(logits_to_keep, int): return x[:, -logits_to_keep:] if logits_to_keep > 0 else x
     return x[:, logits_to_keep]
@@ -74,12 +88,37 @@ class LLaDAConfig(PretrainedConfig):
     native_dllm = True   # our implementation (the official remote code's config has no such attribute)
     attribute_map = {'hidden_size': 'd_model', 'num_attention_heads': 'n_heads', 'num_hidden_layers': 'n_layers',
                      'max_position_embeddings': 'max_sequence_length', 'intermediate_size': 'mlp_hidden_size'}
-    def __init__(self, d_model=4096, n_heads=32, n_kv_heads=None, n_layers=32, mlp_hidden_size=12288, mlp_ratio=4,
-                 vocab_size=126464, embedding_size=126464, max_sequence_length=4096, rope_theta=500000.0, rms_norm_eps=1e-5,
-                 weight_tying=False, include_bias=False, include_qkv_bias=False, scale_logits=False, input_emb_norm=False,
-                 activation_type='silu', block_type='llama', layer_norm_type='rms', rope=True, alibi=False,
-                 attention_layer_norm=False, block_group_size=1, init_std=0.02, mask_token_id=126336,
-                 eos_token_id=126081, pad_token_id=126081, use_cache=False, **kwargs):
+    def __init__(self,
+                 d_model=4096,                # width (`hidden_size`)
+                 n_heads=32,                  # query heads (`num_attention_heads`)
+                 n_kv_heads=None,             # key/value heads; None: as many as query heads
+                 n_layers=32,                 # blocks (`num_hidden_layers`)
+                 mlp_hidden_size=12288,       # SwiGLU width (`intermediate_size`)
+                 mlp_ratio=4,                 # SwiGLU width / d_model when `mlp_hidden_size` is not given
+                 vocab_size=126464,           # tokenizer vocabulary
+                 embedding_size=126464,       # rows of the embedding and output matrices (the vocabulary, padded)
+                 max_sequence_length=4096,    # context length (`max_position_embeddings`)
+                 rope_theta=500000.0,         # RoPE base
+                 rms_norm_eps=1e-5,           # RMSNorm epsilon
+                 weight_tying=False,          # logits from the embedding matrix (LLaDA-8B: no)
+                 include_bias=False,          # biases on every linear layer (LLaDA-8B: no)
+                 include_qkv_bias=False,      # biases on q, k, v only (LLaDA-8B: no)
+                 scale_logits=False,          # divide the logits by sqrt(d_model)
+                 input_emb_norm=False,        # multiply the embeddings by sqrt(d_model)
+                 activation_type='silu',      # OLMo switch; only 'silu' is supported
+                 block_type='llama',          # OLMo switch; only 'llama' is supported
+                 layer_norm_type='rms',       # OLMo switch; only 'rms' is supported
+                 rope=True,                   # OLMo switch; only True is supported
+                 alibi=False,                 # OLMo switch; only False is supported
+                 attention_layer_norm=False,  # OLMo's query/key norms; only False is supported
+                 block_group_size=1,          # OLMo switch; only 1 is supported
+                 init_std=0.02,               # std of weights a checkpoint does not provide
+                 mask_token_id=126336,        # id of [MASK]
+                 eos_token_id=126081,         # id of <|endoftext|>
+                 pad_token_id=126081,         # id of padding (LLaDA pads with <|endoftext|>)
+                 use_cache=False,             # read by the official code; kept so a saved config is the published one
+                 **kwargs):                   # any other key of the published config.json, kept as it is
+        "LLaDA's `config.json` read as published; a switch LLaDA-8B does not use is refused, naming the key."
         self.d_model, self.n_heads, self.n_layers = d_model, n_heads, n_layers
         self.n_kv_heads, self.mlp_hidden_size, self.mlp_ratio = n_kv_heads, mlp_hidden_size, mlp_ratio
         self.vocab_size, self.embedding_size, self.max_sequence_length = vocab_size, embedding_size, max_sequence_length
@@ -104,7 +143,7 @@ class LLaDAConfig(PretrainedConfig):
 _LLADA_SUPPORTED = {'block_type': ('llama',), 'activation_type': ('silu',), 'layer_norm_type': ('rms',), 'rope': (True,),
                     'alibi': (False,), 'attention_layer_norm': (False,), 'block_group_size': (1,)}
 
-def check_llada_config(c):
+def check_llada_config(c): # a `LLaDAConfig`; raises ValueError naming the unsupported key
     "LLaDA-8B-Base/Instruct and LLaDA-1.5 use one architecture; refuse a config that asks for another, naming the key."
     for key, ok in _LLADA_SUPPORTED.items():
         if getattr(c, key) not in ok:
@@ -126,7 +165,7 @@ def check_llada_config(c):
 # %% ../nbs/01a_real_models.ipynb #e8a583cc
 class LLaDABlock(nn.Module):
     "One LLaDA layer: pre-norm bidirectional attention and a SwiGLU MLP, with LLaDA's parameter names."
-    def __init__(self, c):
+    def __init__(self, c): # a `LLaDAConfig`
         super().__init__()
         d, hd, qkv_bias = c.d_model, c.d_model // c.n_heads, c.include_bias or c.include_qkv_bias
         self.n_heads, self.kv_heads, self.head_dim = c.n_heads, c.kv_heads, hd
@@ -137,7 +176,12 @@ class LLaDABlock(nn.Module):
         self.ff_proj, self.up_proj = nn.Linear(d, c.ffn_size, bias=c.include_bias), nn.Linear(d, c.ffn_size, bias=c.include_bias)
         self.ff_out = nn.Linear(c.ffn_size, d, bias=c.include_bias)
 
-    def forward(self, x, cos, sin, mask=None, kv_cache=None, layer_idx=0):
+    def forward(self, x,        # [B, T, d_model]
+                cos,            # rotary cos table [B, 1, T, head_dim]
+                sin,            # rotary sin table [B, 1, T, head_dim]
+                mask=None,      # boolean SDPA mask (True = attend), or None
+                kv_cache=None,  # a `DLLMCache`, or None
+                layer_idx=0):   # this layer's index in the cache
         h = self.attn_norm(x)
         q = split_heads(self.q_proj(h), self.n_heads, self.head_dim)
         k, v = (split_heads(p(h), self.kv_heads, self.head_dim) for p in (self.k_proj, self.v_proj))
@@ -150,7 +194,7 @@ class LLaDABlock(nn.Module):
 # %% ../nbs/01a_real_models.ipynb #b688ef2b
 class LLaDAModel(nn.Module):
     "The body: `transformer.{wte, blocks, ln_f, ff_out}`, the layout of LLaDA's checkpoints."
-    def __init__(self, c):
+    def __init__(self, c): # a `LLaDAConfig`
         super().__init__()
         self.transformer = nn.ModuleDict(dict(wte=nn.Embedding(c.padded_vocab_size, c.d_model),
                                               blocks=nn.ModuleList(LLaDABlock(c) for _ in range(c.n_layers)),
@@ -167,7 +211,7 @@ class LLaDAModelLM(PreTrainedModel):
     supports_gradient_checkpointing = True
     supports_dllm_cache = True   # forward(..., dllm_cache=DLLMCache(), cache_span=(start, end)): daca_grpo.fast_sampler
 
-    def __init__(self, config):
+    def __init__(self, config): # a `LLaDAConfig` (the published config.json)
         super().__init__(config)
         self.model = LLaDAModel(config)
         self.gradient_checkpointing = False
@@ -220,8 +264,16 @@ def _set_gradient_checkpointing(self: LLaDAModelLM, enable=True, *args, **kwargs
 
 # %% ../nbs/01a_real_models.ipynb #813e4f63
 @patch
-def forward(self: LLaDAModelLM, input_ids=None, attention_mask=None, position_ids=None, logits_to_keep=0, dllm_cache=None,
-            cache_span=None, inputs_embeds=None, **kwargs):
+def forward(self: LLaDAModelLM,
+            input_ids=None,       # [B, T] token ids (the span's [B, end-start] with `cache_span`)
+            attention_mask=None,  # [B, T] padding mask (1 = real) or boolean [B, 1, T, T]; None: no padding
+            position_ids=None,    # [B, T]; None: 0..T-1 whatever the padding, as LLaDA
+            logits_to_keep=0,     # int: the last that many rows (0 = all); 1-D tensor: those rows
+            dllm_cache=None,      # a `DLLMCache` (daca_grpo.model): a full pass fills it
+            cache_span=None,      # (start, end): recompute only these positions, attend to the cached rest
+            inputs_embeds=None,   # [B, T, d_model] instead of `input_ids`
+            **kwargs,             # `return_dict` and the like, accepted when they ask for nothing
+           ) -> MaskedLMOutput:   # `.logits` [B, kept rows, embedding_size]; row t predicts token t
     "Logits [B, T, V] (the last `logits_to_keep` rows when > 0); `attention_mask` [B, T] or [B, 1, T, T]; see `DLLMCache` for `dllm_cache`/`cache_span`."
     _check_kwargs(kwargs)
     c, t = self.config, self.model.transformer
@@ -245,11 +297,31 @@ class DreamConfig(PretrainedConfig):
     "Dream's `config.json` read as published (Dream-org/Dream-v0-Instruct-7B's keys; also DiffuCoder); defaults are Dream-v0-7B's."
     model_type = 'Dream'
     native_dllm = True
-    def __init__(self, vocab_size=152064, hidden_size=3584, intermediate_size=18944, num_hidden_layers=28, num_attention_heads=28,
-                 num_key_value_heads=4, hidden_act='silu', max_position_embeddings=131072, initializer_range=0.02, rms_norm_eps=1e-6,
-                 tie_word_embeddings=False, rope_theta=1000000.0, rope_scaling=None, attention_dropout=0.0, use_sliding_window=False,
-                 sliding_window=None, max_window_layers=28, mask_token_id=151666, pad_token_id=151643, bos_token_id=151643,
-                 eos_token_id=151643, use_cache=False, **kwargs):
+    def __init__(self,
+                 vocab_size=152064,               # rows of the embedding and output matrices
+                 hidden_size=3584,                # width
+                 intermediate_size=18944,         # SwiGLU width
+                 num_hidden_layers=28,            # decoder layers
+                 num_attention_heads=28,          # query heads
+                 num_key_value_heads=4,           # key/value heads (grouped-query attention); None: as many as query heads
+                 hidden_act='silu',               # only 'silu' is supported
+                 max_position_embeddings=131072,  # context length
+                 initializer_range=0.02,          # std of weights a checkpoint does not provide
+                 rms_norm_eps=1e-6,               # RMSNorm epsilon
+                 tie_word_embeddings=False,       # logits from the embedding matrix (Dream-7B: no)
+                 rope_theta=1000000.0,            # RoPE base
+                 rope_scaling=None,               # only None / 'default' (plain RoPE) is supported
+                 attention_dropout=0.0,           # Qwen2's key, kept on save (no dropout is applied)
+                 use_sliding_window=False,        # only False is supported
+                 sliding_window=None,             # Qwen2's key, kept on save
+                 max_window_layers=28,            # Qwen2's key, kept on save
+                 mask_token_id=151666,            # id of <|mask|>
+                 pad_token_id=151643,             # id of padding (<|endoftext|>)
+                 bos_token_id=151643,             # id of the begin-of-text token
+                 eos_token_id=151643,             # id of <|endoftext|>
+                 use_cache=False,                 # read by the official code; kept on save
+                 **kwargs):                       # any other key of the published config.json
+        "Dream's `config.json` read as published; sliding windows and RoPE scaling are refused, naming the key."
         self.vocab_size, self.hidden_size, self.intermediate_size = vocab_size, hidden_size, intermediate_size
         self.num_hidden_layers, self.num_attention_heads = num_hidden_layers, num_attention_heads
         self.num_key_value_heads = num_key_value_heads or num_attention_heads
@@ -263,7 +335,7 @@ class DreamConfig(PretrainedConfig):
                          eos_token_id=eos_token_id, **kwargs)
         check_dream_config(self)
 
-def check_dream_config(c):
+def check_dream_config(c): # a `DreamConfig`; raises ValueError naming the unsupported key
     "Dream-v0 and DiffuCoder use plain RoPE, SiLU and full attention; refuse anything else, naming the key."
     for key, value, ok in (('hidden_act', c.hidden_act, 'silu'), ('use_sliding_window', c.use_sliding_window, False)):
         if value != ok: raise ValueError(f"Dream config {key}={value!r} is not supported by daca_grpo's Dream (supported: {ok!r}); "
@@ -278,14 +350,20 @@ def check_dream_config(c):
 
 # %% ../nbs/01a_real_models.ipynb #ebc21d5b
 class DreamAttention(nn.Module):
-    def __init__(self, c):
+    "Qwen2's attention without the causal mask: biased q, k, v, grouped key/value heads, RoPE in the activations' dtype."
+    def __init__(self, c): # a `DreamConfig`
         super().__init__()
         self.n_heads, self.kv_heads, self.head_dim = c.num_attention_heads, c.num_key_value_heads, c.hidden_size // c.num_attention_heads
         self.q_proj = nn.Linear(c.hidden_size, self.n_heads * self.head_dim, bias=True)            # Qwen2: q, k, v have biases
         self.k_proj = nn.Linear(c.hidden_size, self.kv_heads * self.head_dim, bias=True)
         self.v_proj = nn.Linear(c.hidden_size, self.kv_heads * self.head_dim, bias=True)
         self.o_proj = nn.Linear(self.n_heads * self.head_dim, c.hidden_size, bias=False)
-    def forward(self, x, cos, sin, mask=None, kv_cache=None, layer_idx=0):
+    def forward(self, x,        # [B, T, hidden] normalised hidden states
+                cos,            # rotary cos table [B, 1, T, head_dim]
+                sin,            # rotary sin table [B, 1, T, head_dim]
+                mask=None,      # boolean SDPA mask (True = attend), or None
+                kv_cache=None,  # a `DLLMCache`, or None
+                layer_idx=0):   # this layer's index in the cache
         q = split_heads(self.q_proj(x), self.n_heads, self.head_dim)
         k, v = (split_heads(p(x), self.kv_heads, self.head_dim) for p in (self.k_proj, self.v_proj))
         cos, sin = cos.to(x.dtype), sin.to(x.dtype)          # Dream: RoPE in the hidden states' dtype (float32 under autocast)
@@ -294,25 +372,34 @@ class DreamAttention(nn.Module):
         return self.o_proj(merge_heads(attend(q, k, v, mask)))
 
 class DreamMLP(nn.Module):
-    def __init__(self, c):
+    "SwiGLU MLP with Qwen2's names."
+    def __init__(self, c): # a `DreamConfig`
         super().__init__()
         self.gate_proj = nn.Linear(c.hidden_size, c.intermediate_size, bias=False)
         self.up_proj = nn.Linear(c.hidden_size, c.intermediate_size, bias=False)
         self.down_proj = nn.Linear(c.intermediate_size, c.hidden_size, bias=False)
-    def forward(self, x): return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+    def forward(self, x): # [B, T, hidden]
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
 
 class DreamDecoderLayer(nn.Module):
-    def __init__(self, c):
+    "One Dream layer: pre-norm bidirectional attention and a SwiGLU MLP."
+    def __init__(self, c): # a `DreamConfig`
         super().__init__()
         self.self_attn, self.mlp = DreamAttention(c), DreamMLP(c)
         self.input_layernorm = tiny.TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
         self.post_attention_layernorm = tiny.TinyDLLMRMSNorm(c.hidden_size, c.rms_norm_eps)
-    def forward(self, x, cos, sin, mask=None, kv_cache=None, layer_idx=0):
+    def forward(self, x,        # [B, T, hidden] residual stream
+                cos,            # rotary cos table [B, 1, T, head_dim]
+                sin,            # rotary sin table [B, 1, T, head_dim]
+                mask=None,      # boolean SDPA mask, or None
+                kv_cache=None,  # a `DLLMCache`, or None
+                layer_idx=0):   # this layer's index in the cache
         x = x + self.self_attn(self.input_layernorm(x), cos, sin, mask, kv_cache, layer_idx)
         return x + self.mlp(self.post_attention_layernorm(x))
 
 class DreamBaseModel(nn.Module):
-    def __init__(self, c):
+    "The body: `embed_tokens`, `layers`, `norm`, with Qwen2's names."
+    def __init__(self, c): # a `DreamConfig`
         super().__init__()
         self.embed_tokens = nn.Embedding(c.vocab_size, c.hidden_size, c.pad_token_id)   # padding_idx, as Dream
         self.layers = nn.ModuleList(DreamDecoderLayer(c) for _ in range(c.num_hidden_layers))
@@ -328,7 +415,7 @@ class DreamModel(PreTrainedModel):
     supports_gradient_checkpointing = True
     supports_dllm_cache = True   # with shifted logits: a span's first token is predicted by the row before it (see below)
 
-    def __init__(self, config):
+    def __init__(self, config): # a `DreamConfig` (the published config.json)
         super().__init__(config)
         self.model = DreamBaseModel(config)
         self.lm_head = None if config.tie_word_embeddings else nn.Linear(config.hidden_size, config.vocab_size, bias=False)
@@ -336,7 +423,12 @@ class DreamModel(PreTrainedModel):
         self.post_init()
 
 # %% ../nbs/01a_real_models.ipynb #08a4571f
-def dream_mask_and_positions(attention_mask, position_ids, B, T, device):
+def dream_mask_and_positions(attention_mask, # [B, T] padding mask, [B, 1, T, T] mask, or None
+                             position_ids,   # [B, T], or None: counted from each row's first real token
+                             B,              # batch size
+                             T,              # sequence length
+                             device):        # where to build the defaults
+    # -> (boolean SDPA mask or None, position ids [B, T])
     "Dream's own convention for a padded batch: pairwise mask m_i & m_j and positions counted from the first real token."
     if attention_mask is None or isinstance(attention_mask, str) or (attention_mask.dim() == 2 and bool(attention_mask.bool().all())):
         return None, position_ids if position_ids is not None else torch.arange(T, device=device)[None].expand(B, -1)
@@ -366,7 +458,9 @@ def _set_gradient_checkpointing(self: DreamModel, enable=True, *args, **kwargs):
 
 # %% ../nbs/01a_real_models.ipynb #64e962f2
 @patch
-def save_pretrained(self: DreamModel, save_directory, *args, **kwargs):
+def save_pretrained(self: DreamModel,
+                    save_directory, # the folder to write
+                    *args, **kwargs):  # passed on to `PreTrainedModel.save_pretrained`
     "`PreTrainedModel.save_pretrained`, plus the `generation_config.json` without which the official Dream code refuses to load a folder."
     PreTrainedModel.save_pretrained(self, save_directory, *args, **kwargs)
     if kwargs.get('is_main_process', True):
@@ -376,8 +470,17 @@ def save_pretrained(self: DreamModel, save_directory, *args, **kwargs):
 
 # %% ../nbs/01a_real_models.ipynb #3f247e82
 @patch
-def forward(self: DreamModel, input_ids=None, attention_mask=None, position_ids=None, logits_to_keep=0, dllm_cache=None,
-            cache_span=None, inputs_embeds=None, num_logits_to_keep=None, **kwargs):
+def forward(self: DreamModel,
+            input_ids=None,           # [B, T] token ids (the span's [B, end-start] with `cache_span`)
+            attention_mask=None,      # [B, T] padding mask (converted as Dream's generate does) or boolean [B, 1, T, T]
+            position_ids=None,        # [B, T]; None: counted from each row's first real token
+            logits_to_keep=0,         # int: the last that many rows (0 = all); 1-D tensor: those rows
+            dllm_cache=None,          # a `DLLMCache` (daca_grpo.model): a full pass fills it
+            cache_span=None,          # (start, end): recompute only these positions, attend to the cached rest
+            inputs_embeds=None,       # [B, T, hidden_size] instead of `input_ids`
+            num_logits_to_keep=None,  # Dream's own name for `logits_to_keep`
+            **kwargs,                 # `return_dict` and the like, accepted when they ask for nothing
+           ) -> MaskedLMOutput:       # `.logits` [B, kept rows, vocab_size]; row t predicts token t+1
     "Raw logits [B, T, V], row t predicting token t+1 (Dream's convention); `attention_mask` [B, T] (converted as Dream's generate does) or [B, 1, T, T]."
     _check_kwargs(kwargs)
     c = self.config
@@ -395,7 +498,7 @@ def forward(self: DreamModel, input_ids=None, attention_mask=None, position_ids=
     return MaskedLMOutput(logits=F.linear(x, self.model.embed_tokens.weight) if self.lm_head is None else self.lm_head(x))
 
 # %% ../nbs/01a_real_models.ipynb #64adc720
-def register_auto_classes():
+def register_auto_classes() -> None: # registers as a side effect
     "`AutoConfig` / `AutoModel` (and the MaskedLM / CausalLM autos the official `auto_map`s name) for model types `llada` and `Dream`."
     for cfg, model, autos in ((LLaDAConfig, LLaDAModelLM, (AutoModel, AutoModelForMaskedLM, AutoModelForCausalLM)),
                               (DreamConfig, DreamModel, (AutoModel, AutoModelForMaskedLM))):

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['transfer_schedule', 'gumbel_proposals', 'top_k_mask', 'Trajectory', 'Rollout', 'check_generate_args',
-           'proposal_logits', 'proposal_confidence', 'generate', 'ref_add_gumbel_noise', 'ref_get_num_transfer_tokens',
-           'ref_generate', 'plot_trajectory']
+           'proposal_logits', 'proposal_confidence', 'generate', 'plot_unmasking', 'ref_add_gumbel_noise',
+           'ref_get_num_transfer_tokens', 'ref_generate', 'plot_trajectory']
 
 # %% ../nbs/03_sampler.ipynb #b3dc752f
 from dataclasses import dataclass, field
@@ -15,23 +15,30 @@ from tqdm.auto import tqdm
 from .adapters import adapter_for, completion_logits, completion_mask, context_length, DLLMAdapter
 
 # %% ../nbs/03_sampler.ipynb #f72b9bb4
-def transfer_schedule(n_masked, steps):
-    "Tokens to commit at each step: [B] masked counts -> [B, steps], remainder on the first steps."
+def transfer_schedule(n_masked,   # [B] masked positions in each row's block
+                      steps:int,  # steps the block is decoded in
+                     ) -> torch.Tensor: # [B, steps] long: tokens to commit at each step
+    "LLaDA's linear schedule: `n // steps` tokens per step, plus one on each of the first `n % steps` steps."
     n_masked = torch.as_tensor(n_masked).long()
     base, rem = n_masked // steps, n_masked % steps
     return base[:, None] + (torch.arange(steps, device=n_masked.device)[None] < rem[:, None]).long()
 
 # %% ../nbs/03_sampler.ipynb #cad4dd7a
-def gumbel_proposals(logits, temperature, generator=None):
-    "Sample token ids [...] from softmax(logits / temperature) by float64 Gumbel-max (argmax at temperature 0)."
+def gumbel_proposals(logits:torch.Tensor,            # [..., V] logits
+                     temperature:float,              # T: 0 is greedy (argmax), 1 samples the model's softmax
+                     generator:torch.Generator=None, # source of the uniforms, on the logits' device (None: the global RNG)
+                    ) -> torch.Tensor:               # [...] long: the sampled token ids
+    "Sample token ids from softmax(logits / temperature) by float64 Gumbel-max (argmax at temperature 0)."
     if temperature == 0: return logits.argmax(-1)
     logits = logits.double()
     u = torch.rand(logits.shape, generator=generator, dtype=torch.float64, device=logits.device)
     return (logits.exp() / (-torch.log(u)) ** temperature).argmax(-1)
 
 # %% ../nbs/03_sampler.ipynb #95b59f2d
-def top_k_mask(confidence, k):
-    "Bool [B, L] marking the k[b] largest entries of each row of `confidence` [B, L]."
+def top_k_mask(confidence:torch.Tensor, # [B, L] scores (-inf for positions that must not be chosen)
+               k:torch.Tensor,          # [B] long: how many entries to keep in row b
+              ) -> torch.Tensor:        # [B, L] bool: the k[b] largest entries of row b (ties: the lower position)
+    "Mark the `k[b]` largest entries of each row of `confidence`, for all rows in one batched sort."
     order = confidence.argsort(dim=-1, descending=True, stable=True)
     ranks = torch.empty_like(order)
     ranks.scatter_(-1, order, torch.arange(confidence.shape[-1], device=confidence.device).expand_as(order))
@@ -43,17 +50,23 @@ class Trajectory:
     "What the sampler saw: when each completion position was committed and how confident the model was at each step."
     birth_step: torch.Tensor     # [B, L] long: global step at which position i was committed
     step_logconf: torch.Tensor   # [B, N, L] float32: log p_{T=1}(proposal) for positions masked at the start of step k, else NaN
-    block_length: int
+    block_length: int            # positions per block, as passed to `generate`
     steps: int                   # N, over all blocks
 
     @property
     def num_blocks(self): return self.birth_step.shape[1] // self.block_length
     @property
     def steps_per_block(self): return self.steps // self.num_blocks
-    def masked_at(self, k):
-        "Bool [B, L]: positions still masked at the start of step k."
+    def masked_at(self,
+                  k:int, # global step, 0 .. N (N: after the last step)
+                 ) -> torch.Tensor: # [B, L] bool
+        "Positions still masked at the start of step k."
         return self.birth_step >= k
-    def state_at(self, completion_ids, k, mask_token_id):
+    def state_at(self,
+                 completion_ids:torch.Tensor, # [B, L] the final completions
+                 k:int,                       # global step, 0 .. N
+                 mask_token_id:int,           # the id that marks a masked position
+                ) -> torch.Tensor:            # [B, L] the completions at the start of step k
         "The completion as it was at the start of step k (committed tokens kept, the rest masked)."
         return completion_ids.masked_fill(self.masked_at(k), mask_token_id)
     def __getitem__(self, idx):
@@ -62,7 +75,10 @@ class Trajectory:
         return Trajectory(self.birth_step[idx], self.step_logconf[idx], self.block_length, self.steps)
     def to(self, device): return Trajectory(self.birth_step.to(device), self.step_logconf.to(device), self.block_length, self.steps)
     @classmethod
-    def cat(cls, trajs):
+    def cat(cls,
+            trajs:list, # trajectories with the same block_length and steps
+           ):
+        "Concatenate the rows of several trajectories."
         t0 = trajs[0]
         if any((t.block_length, t.steps) != (t0.block_length, t0.steps) for t in trajs):
             raise ValueError("Trajectory.cat: all trajectories need the same block_length and steps")
@@ -75,20 +91,26 @@ class Rollout:
     prompt_ids: torch.Tensor       # [B, P] left-padded
     prompt_mask: torch.Tensor      # [B, P] 1 = real token
     completion_ids: torch.Tensor   # [B, L]
-    trajectory: Trajectory
+    trajectory: Trajectory         # birth steps and per-step log-confidences
     forward_passes: int            # model calls made (a CFG step is one call on a doubled batch)
     query_positions: int = None    # token positions those calls processed, per row (cached passes process fewer)
     @property
     def sequences(self): return torch.cat([self.prompt_ids, self.completion_ids], 1)
     @property
     def attention_mask(self): return torch.cat([self.prompt_mask, torch.ones_like(self.completion_ids)], 1)
-    def completion_mask(self, eos_token_ids):
-        "Bool [B, L]: completion tokens up to and including the first end-of-sequence token."
+    def completion_mask(self,
+                        eos_token_ids, # an id or a list of ids that end a completion
+                       ) -> torch.Tensor: # [B, L] bool
+        "Completion tokens up to and including the first end-of-sequence token."
         return completion_mask(self.completion_ids, eos_token_ids)
 
 # %% ../nbs/03_sampler.ipynb #332b84f4
-def check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale,
-                        remasking, mask_token_id, max_positions=None):
+def check_generate_args(prompt_ids, attention_mask, # as passed to `generate`
+                        gen_length, steps, block_length, temperature, cfg_scale, remasking, # as passed to `generate`
+                        mask_token_id:int,          # the model's [MASK] id, which no prompt may contain
+                        max_positions:int=None,     # the model's context length (None: unbounded)
+                       ):
+    "Raise a `ValueError` naming the argument, before any forward pass, for a setting `generate` cannot run."
     if prompt_ids.dim() != 2: raise ValueError(f"prompt_ids must be [batch, prompt_len], got shape {tuple(prompt_ids.shape)}")
     if gen_length <= 0: raise ValueError(f"gen_length={gen_length} must be positive")
     if block_length <= 0 or gen_length % block_length:
@@ -114,14 +136,20 @@ def check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_len
                          f"({max_positions} positions): shorten the prompts (prompt_ids) or gen_length")
 
 # %% ../nbs/03_sampler.ipynb #495d7b9f
-def proposal_logits(logits, mask_id, allow_mask_proposal=False):
+def proposal_logits(logits:torch.Tensor,            # [..., V] the model's logits
+                    mask_id:int,                    # the [MASK] token id
+                    allow_mask_proposal:bool=False, # True: keep [MASK] proposable, as the reference does
+                   ) -> torch.Tensor:               # [..., V] (the input itself when allow_mask_proposal)
     "The logits proposals are drawn from: `[MASK]` excluded unless `allow_mask_proposal` (the reference's behaviour)."
     if allow_mask_proposal: return logits
     out = logits.clone(); out[..., mask_id] = -math.inf
     return out
 
-def proposal_confidence(logits, x0, live):
-    "float64 softmax probability of each proposal `x0` [B, L] under `logits` [B, L, V], at the `live` positions (else 0)."
+def proposal_confidence(logits:torch.Tensor, # [B, L, V] the model's logits
+                        x0:torch.Tensor,     # [B, L] long: the proposals
+                        live:torch.Tensor,   # [B, L] bool: positions to score (masked, in the current block)
+                       ) -> torch.Tensor:    # [B, L] float64: p(proposal) at the live positions, 0 elsewhere
+    "The float64 softmax probability of each proposal under `logits`, computed only where `live`."
     p = torch.zeros(x0.shape, dtype=torch.float64, device=x0.device)
     if live.any():
         rows = torch.softmax(logits[live].double(), -1)                              # [n_live, V], as LLaDA: float64
@@ -130,9 +158,22 @@ def proposal_confidence(logits, x0, live):
 
 # %% ../nbs/03_sampler.ipynb #c27b8728
 @torch.no_grad()
-def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, block_length=32, temperature=0.0,
-             cfg_scale=0.0, remasking='low_confidence', generator=None, adapter: DLLMAdapter = None, progress=False,
-             allow_mask_proposal=False, cache='none', threshold=None) -> Rollout:
+def generate(model,                             # the dLLM: TinyDLLM, a Hugging Face LLaDA/Dream, or a LoRA-wrapped one
+             prompt_ids:torch.Tensor,           # [B, P] left-padded prompt token ids
+             attention_mask:torch.Tensor=None,  # [B, P] 1 = real prompt token, 0 = left padding (None: all real)
+             gen_length:int=256,                # L: completion tokens to generate
+             steps:int=128,                     # N: denoising steps over all blocks, a multiple of gen_length // block_length
+             block_length:int=32,               # positions per semi-autoregressive block; divides gen_length
+             temperature:float=0.0,             # proposal temperature (0: greedy)
+             cfg_scale:float=0.0,               # classifier-free guidance scale s (0: off)
+             remasking:str='low_confidence',    # commit the most confident proposals ('low_confidence') or random ones ('random')
+             generator:torch.Generator=None,    # source of every random number, on the model's device (None: the global RNG)
+             adapter:DLLMAdapter=None,          # the model's conventions (mask id, logits); None: found by `adapter_for`
+             progress:bool=False,               # show a progress bar over the steps
+             allow_mask_proposal:bool=False,    # True: [MASK] may be proposed, exactly as in the reference
+             cache:str='none',                  # 'none': exact; 'prefix' or 'dual': fast_sampler's key/value caches (approximate)
+             threshold:float=None,              # fast_sampler's parallel decoding: also commit proposals above this confidence
+            ) -> Rollout:                       # completions, the trajectory and the forward passes made
     "LLaDA's semi-autoregressive masked-diffusion sampler, recording the denoising trajectory."
     if cache != 'none' or threshold is not None:   # opt-in approximations: key/value cache, parallel decoding
         from .fast_sampler import generate_fast
@@ -184,15 +225,48 @@ def generate(model, prompt_ids, attention_mask=None, gen_length=256, steps=128, 
     traj = Trajectory(birth, logconf, block_length, steps)
     return Rollout(prompt_ids, prompt_mask, x[:, P:].clone(), traj, forward_passes=steps, query_positions=steps * (P + L))
 
+# %% ../nbs/03_sampler.ipynb #e58e363c
+def plot_unmasking(rollout:Rollout, # a rollout of `generate`
+                   row:int=0,       # which completion to draw
+                   tokenizer=None,  # labels the columns with the final tokens (None: token ids)
+                   ax=None,         # matplotlib axes to draw on (None: a new 6.5 x 3.6 in figure)
+                  ):                # the axes
+    "Image of one row's denoising: step k (lines) by completion position (columns), masked / committed at k / committed before."
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+    tr = rollout.trajectory; birth = tr.birth_step[row].cpu()
+    k = torch.arange(tr.steps)[:, None]
+    state = (birth[None] == k).long() + 2 * (birth[None] < k).long()              # [N, L]: 0 masked, 1 born at k, 2 before
+    colours = ['#e6e6e6', 'tab:red', 'tab:blue']
+    ax = ax or plt.subplots(figsize=(6.5, 3.6))[1]
+    ax.imshow(state, cmap=ListedColormap(colours), vmin=0, vmax=2, aspect='auto', interpolation='nearest')
+    ids = rollout.completion_ids[row].tolist()
+    names = [str(i) for i in ids] if tokenizer is None else [tokenizer.convert_ids_to_tokens(i) or '?' for i in ids]
+    names = [{'\n': '\\n', ' ': '␣'}.get(t, t if len(t) <= 8 else t[:7] + '…') for t in names]
+    ax.set_xticks(range(len(ids)), names, rotation=90, fontsize=7)
+    for b in range(1, tr.num_blocks): ax.axvline(b * tr.block_length - 0.5, c='k', ls='--', lw=0.8)
+    ax.set_xlabel('completion position (final token)'); ax.set_ylabel('denoising step k')
+    ax.set_title(f'which positions are unmasked at each step (row {row})', fontsize=10)
+    ax.legend([Patch(color=c) for c in colours], ['masked', 'committed at step k', 'committed before'],
+              loc='upper left', bbox_to_anchor=(1.01, 1), fontsize=7, frameon=False)
+    return ax
+
 # %% ../nbs/03_sampler.ipynb #3c2405df
-def ref_add_gumbel_noise(logits, temperature):
+def ref_add_gumbel_noise(logits,      # [B, T, V] logits
+                         temperature, # 0: the logits unchanged
+                        ):            # float64 scores whose argmax is a sample of softmax(logits / temperature)
+    "LLaDA's `add_gumbel_noise`, transcribed: `exp(logits) / (-log u) ** temperature`."
     if temperature == 0: return logits
     logits = logits.to(torch.float64)
     noise = torch.rand_like(logits, dtype=torch.float64)
     gumbel_noise = (- torch.log(noise)) ** temperature
     return logits.exp() / gumbel_noise
 
-def ref_get_num_transfer_tokens(mask_index, steps):
+def ref_get_num_transfer_tokens(mask_index, # [B, block_length] bool: masked positions of the block
+                                steps,      # steps the block is decoded in
+                               ):           # [B, steps] long: tokens to commit at each step
+    "LLaDA's `get_num_transfer_tokens`, transcribed (a loop over rows; `transfer_schedule` is the batched version)."
     mask_num = mask_index.sum(dim=1, keepdim=True)
     base = mask_num // steps
     remainder = mask_num % steps
@@ -202,8 +276,14 @@ def ref_get_num_transfer_tokens(mask_index, steps):
     return num_transfer_tokens
 
 @torch.no_grad()
-def ref_generate(model, prompt, attention_mask=None, steps=128, gen_length=128, block_length=128, temperature=0.,
-                 cfg_scale=0., remasking='low_confidence', mask_id=126336):
+def ref_generate(model,                     # a model whose forward(x, attention_mask=) returns full-sequence `.logits`
+                 prompt,                    # [B, P] left-padded prompt ids
+                 attention_mask=None,       # [B, P] 1 = real token (None: all real)
+                 steps=128, gen_length=128, block_length=128, temperature=0., cfg_scale=0.,
+                 remasking='low_confidence', # as in `generate`
+                 mask_id=126336,            # the [MASK] id (LLaDA's by default)
+                ):                          # [B, P + gen_length] the prompts followed by the completions
+    "LLaDA's `generate.py` (batched, with an attention mask), transcribed line by line: the baseline `generate` is tested against."
     x = torch.full((prompt.shape[0], prompt.shape[1] + gen_length), mask_id, dtype=torch.long)
     x[:, :prompt.shape[1]] = prompt.clone()
     if attention_mask is not None:
@@ -248,7 +328,13 @@ def ref_generate(model, prompt, attention_mask=None, steps=128, gen_length=128, 
     return x
 
 # %% ../nbs/03_sampler.ipynb #2ef35691
-def plot_trajectory(rollout, row=0, tokenizer=None, ax=None, cmap='viridis', max_cols=32):
+def plot_trajectory(rollout:Rollout,  # a rollout of `generate`
+                    row:int=0,        # which completion to draw
+                    tokenizer=None,   # annotates the cells with the tokens (None: token ids)
+                    ax=None,          # matplotlib axes to draw on (None: a new figure)
+                    cmap='viridis',   # colour map of the birth steps
+                    max_cols:int=32,  # positions per line of the grid
+                   ):                 # the axes
     "Heat map of `birth_step` for one row, annotated with the committed tokens."
     import matplotlib.pyplot as plt
     birth = rollout.trajectory.birth_step[row].cpu()

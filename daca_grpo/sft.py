@@ -18,8 +18,13 @@ from .tasks.procedural import make_arithmetic
 def _ids(tokenizer, texts):
     return tokenizer(list(texts), add_special_tokens=False)['input_ids']
 
-def pad_sft_ids(prompt_ids, completion_ids, gen_length, eos_id, pad_id=0):
-    "Tensors from lists of token ids: left-padded prompts [B, P], their mask, completions + EOS padded to [B, gen_length]."
+def pad_sft_ids(prompt_ids:list,      # B lists of prompt token ids
+                completion_ids:list,  # B lists of completion token ids, each at most `gen_length` long
+                gen_length:int,       # the completion length every row is padded to
+                eos_id:int,           # the token that ends a completion and pads it
+                pad_id:int=0,         # the token that left-pads a prompt
+               ) -> tuple:            # (prompt_ids [B, P], prompt_mask [B, P], completion_ids [B, gen_length])
+    "Tensors from lists of token ids: left-padded prompts, their mask, and completions followed by EOS up to `gen_length`."
     for i, c in enumerate(completion_ids):
         if len(c) > gen_length:
             raise ValueError(f"completion {i} has {len(c)} tokens > gen_length={gen_length}: increase gen_length "
@@ -32,18 +37,34 @@ def pad_sft_ids(prompt_ids, completion_ids, gen_length, eos_id, pad_id=0):
         if len(c): comp[i, :len(c)] = torch.tensor(c)
     return pid, pmask, comp
 
-def encode_sft_batch(tokenizer, prompts, completions, gen_length, eos_id=None):
-    "(prompt_ids [B, P] left-padded, prompt_mask [B, P], completion_ids [B, gen_length] = completion + EOS padding)."
+def encode_sft_batch(tokenizer,          # the model's tokenizer (its pad and EOS tokens are used)
+                     prompts:list,       # B prompt strings
+                     completions:list,   # B target completion strings
+                     gen_length:int,     # the completion length every row is padded to
+                     eos_id:int=None,    # the EOS token (default: the tokenizer's)
+                    ) -> tuple:          # (prompt_ids [B, P] left-padded, prompt_mask [B, P], completion_ids [B, gen_length])
+    "Tokenise an SFT batch: prompts left-padded, each completion followed by EOS padding up to `gen_length`."
     eos_id = tokenizer.eos_token_id if eos_id is None else eos_id
     return pad_sft_ids(_ids(tokenizer, prompts), _ids(tokenizer, completions), gen_length, eos_id, tokenizer.pad_token_id)
 
 # %% ../nbs/09_sft.ipynb #294dda25
-def draw_sft_mask(B, L, generator, eps=1e-3):
-    "t [B] ~ U(eps, 1) and a bool mask [B, L] with each completion token masked with probability t of its row."
+def draw_sft_mask(B:int,                      # rows
+                  L:int,                      # completion tokens per row
+                  generator:torch.Generator,  # the CPU generator every draw comes from
+                  eps:float=1e-3,             # the smallest masking ratio
+                 ) -> tuple:                  # (t [B] float64, mask [B, L] bool)
+    "The masking ratio t ~ U(eps, 1) of each row and a mask hiding each completion token with probability t of its row."
     t = eps + (1 - eps) * torch.rand(B, generator=generator, dtype=torch.float64)
     return t, torch.rand(B, L, generator=generator, dtype=torch.float64) < t[:, None]
 
-def mdm_sft_loss(model, prompt_ids, prompt_mask, completion_ids, generator, eps=1e-3, adapter=None):
+def mdm_sft_loss(model,                       # the dLLM being trained
+                 prompt_ids:torch.Tensor,     # (B, P) left-padded prompt ids, never masked
+                 prompt_mask:torch.Tensor,    # (B, P) 1 on prompt tokens, 0 on padding
+                 completion_ids:torch.Tensor, # (B, L) target completions with their EOS padding
+                 generator:torch.Generator,   # the CPU generator of the ratios and masks
+                 eps:float=1e-3,              # the smallest masking ratio
+                 adapter=None,                # the model's adapter (default: `adapter_for(model)`)
+                ) -> torch.Tensor:            # the scalar loss
     "LLaDA's SFT loss: sum over masked completion tokens of CE / t, divided by the number of completion tokens."
     adapter = adapter or adapter_for(model)
     B, L = completion_ids.shape
@@ -57,7 +78,10 @@ def mdm_sft_loss(model, prompt_ids, prompt_mask, completion_ids, generator, eps=
     return (ce * masked / t[:, None].to(ce.dtype)).sum() / (B * L)
 
 # %% ../nbs/09_sft.ipynb #0dc1d0b9
-def lr_lambda(warmup, steps, final_frac=0.1):
+def lr_lambda(warmup:int,          # steps of linear warm-up
+              steps:int,           # the length of the run
+              final_frac:float=0.1 # the multiplier reached at `steps`
+             ):                    # step -> multiplier of the peak learning rate (for `LambdaLR`)
     "Linear warm-up over `warmup` steps, then cosine decay to `final_frac` of the peak at `steps`."
     def f(s):
         if s < warmup: return (s + 1) / warmup
@@ -65,11 +89,28 @@ def lr_lambda(warmup, steps, final_frac=0.1):
         return final_frac + (1 - final_frac) * 0.5 * (1 + math.cos(math.pi * p))
     return f
 
-def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=32, seed=0, warmup=None, weight_decay=0.01,
-              grad_clip=1.0, eps=1e-3, progress=True, log_every=10, prompt_col='prompt', completion_col='target_completion',
-              adapter=None, eval_fn=None, eval_every=0, desc='sft'):
-    "Masked-diffusion SFT of `model` on `dataset[prompt_col] -> dataset[completion_col]`; returns [{'step', 'loss', 'lr'}]."
-    # progress: True (a bar labelled `desc`), 'lines' (a line every `log_every` steps) or False; eval_fn(model, step), when given, is called every `eval_every` steps (and after the last) with the model in eval mode
+def sft_train(model,                         # the dLLM, trained in place
+              tokenizer,                     # its tokenizer
+              dataset,                       # a `datasets.Dataset` with `prompt_col` and `completion_col`
+              gen_length:int,                # completion length (EOS-padded); a longer completion is an error
+              steps:int,                     # optimiser steps
+              lr:float=1e-3,                 # peak learning rate of AdamW
+              batch_size:int=32,             # rows per step
+              seed:int=0,                    # seeds the batch order, the ratios and the masks
+              warmup:int=None,               # warm-up steps (default: 5% of `steps`, at least 1)
+              weight_decay:float=0.01,       # AdamW's weight decay
+              grad_clip:float=1.0,           # gradient-norm clip (0 or None: none)
+              eps:float=1e-3,                # the smallest masking ratio
+              progress=True,                 # True (a bar labelled `desc`), 'lines' (a line every `log_every` steps) or False
+              log_every:int=10,              # steps per log entry (the mean loss over them)
+              prompt_col:str='prompt',       # the column of prompts
+              completion_col:str='target_completion', # the column of target completions
+              adapter=None,                  # the model's adapter (default: `adapter_for(model)`)
+              eval_fn=None,                  # eval_fn(model, step), called in eval mode every `eval_every` steps and after the last
+              eval_every:int=0,              # steps between calls of `eval_fn` (0: none)
+              desc:str='sft',                # the progress label
+             ) -> list:                      # [{'step', 'loss', 'lr'}], one per `log_every` steps
+    "Masked-diffusion SFT of `model` on `dataset[prompt_col] -> dataset[completion_col]` with AdamW, warm-up and cosine decay."
     adapter = adapter or adapter_for(model)
     dev = next(model.parameters()).device
     P, C = _ids(tokenizer, dataset[prompt_col]), _ids(tokenizer, dataset[completion_col])
@@ -104,8 +145,17 @@ def sft_train(model, tokenizer, dataset, gen_length, steps, lr=1e-3, batch_size=
 
 # %% ../nbs/09_sft.ipynb #d12f6f45
 @torch.no_grad()
-def answer_accuracy(model, tokenizer, dataset, gen_length, steps=None, block_length=None, batch_size=64, prompt_col='prompt',
-                    answer_col='answer', return_texts=False):
+def answer_accuracy(model,                   # the dLLM
+                    tokenizer,               # its tokenizer
+                    dataset,                 # rows with `prompt_col` and `answer_col`
+                    gen_length:int,          # tokens generated per prompt
+                    steps:int=None,          # denoising steps (default: `gen_length`)
+                    block_length:int=None,   # semi-autoregressive block (default: `gen_length`)
+                    batch_size:int=64,       # prompts per `generate` call
+                    prompt_col:str='prompt', # the column of prompts
+                    answer_col:str='answer', # the column of gold answers
+                    return_texts:bool=False, # also return the completions
+                   ):                        # the accuracy, or (accuracy, completions) with `return_texts`
     "Fraction of rows whose greedy completion's <answer> equals `dataset[answer_col]` (both stripped)."
     from daca_grpo.sampler import generate
     from daca_grpo.tasks.rewards import extract_xml_answer
@@ -122,7 +172,11 @@ def answer_accuracy(model, tokenizer, dataset, gen_length, steps=None, block_len
     return (acc, texts) if return_texts else acc
 
 # %% ../nbs/09_sft.ipynb #f440e548
-def tiny_arith_data(tokenizer=None, n_train=4000, n_test=200, seed=0):
+def tiny_arith_data(tokenizer=None,  # chat-templates the prompts when given
+                    n_train:int=4000, # training problems
+                    n_test:int=200,   # held-out problems
+                    seed:int=0,       # seeds the problems
+                   ):                 # a `DatasetDict` with 'train' and 'test'
     "The 'tiny arithmetic' task: 1-2 steps, start <= 9, operands <= 3 (completions <= 26 tokens)."
     return make_arithmetic(n_train=n_train, n_test=n_test, min_steps=1, max_steps=2, max_start=9, max_operand=3, seed=seed,
                            tokenizer=tokenizer)

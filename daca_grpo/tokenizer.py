@@ -23,7 +23,7 @@ CHAT_TEMPLATE = ("{{ bos_token }}{% for message in messages %}"
                  "{% endfor %}{% if add_generation_prompt %}<|start_header_id|>assistant<|end_header_id|>\n\n{% endif %}")
 
 # %% ../nbs/00_tokenizer.ipynb #e0eacbd6
-def build_tokenizer() -> PreTrainedTokenizerFast:
+def build_tokenizer() -> PreTrainedTokenizerFast: # pad 0, eos 1, eot 2, [MASK] 3; padding on the left
     "The tiny dLLM's character-level tokenizer, built from scratch (no files, no network)."
     vocab = {t: i for i, t in enumerate(SPECIAL_TOKENS + TAG_TOKENS + CHARACTERS)}
     core = Tokenizer(models.BPE(vocab=vocab, merges=[], unk_token='<|unk|>'))
@@ -38,7 +38,7 @@ def build_tokenizer() -> PreTrainedTokenizerFast:
 
 # %% ../nbs/00_tokenizer.ipynb #7fcd8d27
 _TOKENIZER = None
-def tiny_tokenizer() -> PreTrainedTokenizerFast:
+def tiny_tokenizer() -> PreTrainedTokenizerFast: # built once per process, then reused
     "The shared instance of `build_tokenizer()`."
     global _TOKENIZER
     if _TOKENIZER is None: _TOKENIZER = build_tokenizer()
@@ -82,7 +82,10 @@ def _qwen2_style(path: Path, cfg: dict) -> PreTrainedTokenizerFast:
         return PreTrainedTokenizerFast(tokenizer_file=str(Path(tmp) / 'tokenizer.json'), unk_token=kw.pop('unk_token', None), **kw)
 
 # %% ../nbs/00_tokenizer.ipynb #6bf02c94
-def load_dllm_tokenizer(path, remote_code=False, local_files_only=False):
+def load_dllm_tokenizer(path,                    # a local model folder or a hub name (owner/name)
+                        remote_code=False,       # run the checkpoint's own tokenizer code (`trust_remote_code=True`)
+                        local_files_only=False,  # a hub name: use the local cache only, no download
+                       ) -> PreTrainedTokenizerFast: # padding on the left
     "The tokenizer of a dLLM folder or hub name, padding on the left, without running the checkpoint's code unless `remote_code`."
     if remote_code: tok = AutoTokenizer.from_pretrained(path, trust_remote_code=True, local_files_only=local_files_only)
     else: tok = _local_tokenizer(_tokenizer_dir(path, local_files_only))

@@ -29,8 +29,10 @@ from safetensors.torch import save_file, load_file
 # %% ../nbs/11_trainer.ipynb #dff9576f
 _DTYPES = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}
 
-def build_model(cfg: TrainConfig, device=None):
-    "(model, tokenizer, adapter) as the config says; the model is in eval mode."
+def build_model(cfg:TrainConfig,  # the run config: its `model` section
+                device=None,      # where to put the model (None: leave it on the CPU); ignored in 4 bits
+               ) -> tuple:        # (model in eval mode, tokenizer, `Adapter`)
+    "The model, its tokenizer and adapter as `cfg.model` says: the tiny model, or a LLaDA/Dream checkpoint, optionally with LoRA and in 4 bits."
     m = cfg.model
     if m.path is None and m.init_from is None:
         model, tok = TinyDLLM(TinyDLLMConfig(**m.tiny)), build_tokenizer()
@@ -57,8 +59,13 @@ def build_model(cfg: TrainConfig, device=None):
     return model.eval(), tok, adapter
 
 # %% ../nbs/11_trainer.ipynb #54296899
-def compute_rewards(reward_funcs, prompts, completions, columns, weights=None):
-    "Total rewards [B] and a dict of each function's values [B]."
+def compute_rewards(reward_funcs:list,  # TRL-style functions f(prompts=, completions=, **columns) -> list of floats (None = 0)
+                    prompts:list,       # [B] prompt texts, each repeated G times
+                    completions:list,   # [B] decoded completions
+                    columns:dict,       # the dataset's other columns, aligned with the completions
+                    weights=None,       # one weight per function (None: all 1)
+                   ) -> tuple:          # (total rewards [B], {function name: its rewards [B]})
+    "The weighted sum of the reward functions' values for each completion, and each function's values."
     weights = weights or [1.0] * len(reward_funcs)
     if len(weights) != len(reward_funcs): raise ValueError(f"{len(weights)} reward weights for {len(reward_funcs)} reward functions")
     per_func = {}
@@ -70,21 +77,31 @@ def compute_rewards(reward_funcs, prompts, completions, columns, weights=None):
     return total, per_func
 
 # %% ../nbs/11_trainer.ipynb #fdf29981
-def distinct_fraction(completions, G) -> float:
+def distinct_fraction(completions:list, # decoded completions, prompt-major groups of G
+                      G:int,            # group size
+                     ) -> float:        # 1: every group all different; 1/G: every group one completion repeated
     "Mean over consecutive groups of `G` completions of (distinct completions in the group) / G."
     if len(completions) % G: raise ValueError(f"{len(completions)} completions do not split into groups of {G}")
     groups = [completions[i:i + G] for i in range(0, len(completions), G)]
     return sum(len(set(g)) for g in groups) / (G * len(groups))
 
-def tied_fraction(rewards, G) -> float:
+def tied_fraction(rewards, # [B] rewards, prompt-major groups of G
+                  G:int,   # group size
+                 ) -> float: # fraction of the groups whose rewards are all equal
     "Fraction of the consecutive groups of `G` rewards whose rewards are all equal (no advantage to learn from)."
     g = torch.as_tensor(rewards, dtype=torch.float64).view(-1, G)
     return (g.amax(-1) == g.amin(-1)).double().mean().item()
 
 
 # %% ../nbs/11_trainer.ipynb #af4eb6aa
-def round_prompt_indices(round_idx, prompts_per_step, n_rows, seed, process_index=0, num_processes=1):
-    "Dataset row indices of this process's prompts in round `round_idx`."
+def round_prompt_indices(round_idx:int,        # the round (a batch of rollouts; mu optimiser steps)
+                         prompts_per_step:int, # prompts per round, all processes together
+                         n_rows:int,           # size of the training set
+                         seed:int,             # the run's seed
+                         process_index:int=0,  # this process
+                         num_processes:int=1,  # how many processes share the round
+                        ) -> list:             # dataset row indices of this process's prompts
+    "Dataset row indices of this process's prompts in round `round_idx`: a contiguous share of an endless stream of seeded permutations."
     if prompts_per_step % num_processes:
         raise ValueError(f"optim.prompts_per_step={prompts_per_step} must be divisible by the number of processes ({num_processes})")
     per_proc = prompts_per_step // num_processes
@@ -100,9 +117,21 @@ def round_prompt_indices(round_idx, prompts_per_step, n_rows, seed, process_inde
 def _seed_for(*parts): return int(sum(p * m for p, m in zip(parts, (1, 1_000_003, 998_244_353, 19_260_817))) % (2 ** 63 - 1))
 
 @torch.no_grad()
-def rollout_round(model, tokenizer, adapter, prompts, G, sampler_cfg, seed, round_idx, process_index=0, global_offset=0,
-                  per_prompt_seeding=False, device='cpu', max_prompt_length=None):
-    "Left-padded prompt batch repeated G times, and the `Rollout` of its completions."
+def rollout_round(model,                    # the policy, in eval mode
+                  tokenizer,                # its tokenizer
+                  adapter,                  # its `Adapter`
+                  prompts:list,             # this process's prompt texts
+                  G:int,                    # completions per prompt
+                  sampler_cfg,              # the run's `sampler` section (`SamplerConfig`)
+                  seed:int,                 # the run's seed
+                  round_idx:int,            # the round: folded into the generator's seed
+                  process_index:int=0,      # this process: folded into the seed
+                  global_offset:int=0,      # position of the first prompt in the round's stream (per-prompt seeding)
+                  per_prompt_seeding=False, # one generator per prompt, seeded by its global position
+                  device='cpu',             # where the generator and the batch live
+                  max_prompt_length=None,   # left-truncate prompts to this many tokens (None: keep all)
+                 ):                         # the `Rollout`: prompts repeated G times, completions and their trajectory
+    "Generate G completions for each prompt, with their denoising trajectories, from seeds fixed by (seed, round, process)."
     kw = dict(truncation=max_prompt_length is not None, max_length=max_prompt_length) if max_prompt_length else {}
     enc = tokenizer(prompts, padding=True, return_tensors='pt', add_special_tokens=False, **kw)
     pid, pm = enc['input_ids'].repeat_interleave(G, 0).to(device), enc['attention_mask'].repeat_interleave(G, 0).to(device)
@@ -124,12 +153,19 @@ def rollout_round(model, tokenizer, adapter, prompts, G, sampler_cfg, seed, roun
 # %% ../nbs/11_trainer.ipynb #7f1836dc
 class CSVLogger:
     "Append-only metrics CSV whose columns grow as new metrics appear."
-    def __init__(self, path, resume_step=None):
+    def __init__(self,
+                 path,              # the CSV file (rewritten atomically after every row)
+                 resume_step=None,  # keep the file's rows up to this step (a resumed run); None: start empty
+                ):
         self.path, self.rows = Path(path), []
         if self.path.exists() and resume_step is not None:
             with open(self.path) as f: self.rows = [r for r in csv.DictReader(f) if int(r['step']) <= resume_step]
         self._write()
-    def log(self, metrics, step):
+    def log(self,
+            metrics:dict, # {name: value}; floats are written with 8 significant digits
+            step:int,     # the optimiser step
+           ):
+        "Append one row and rewrite the file."
         self.rows.append({'step': step, **{k: (f'{v:.8g}' if isinstance(v, float) else v) for k, v in metrics.items()}})
         self._write()
     def _write(self):
@@ -140,21 +176,29 @@ class CSVLogger:
         os.replace(tmp, self.path)
 
 # %% ../nbs/11_trainer.ipynb #405f01e5
-def lr_scheduler(optimizer, schedule, warmup, total):
-    "transformers' `get_scheduler(schedule)` for `optimizer` (a `LambdaLR`, so its state checkpoints like any scheduler's)."
+def lr_scheduler(optimizer,     # the torch optimizer
+                 schedule:str,  # 'constant', 'constant_with_warmup', 'cosine' or 'linear' (`optim.lr_schedule`)
+                 warmup:int,    # warm-up steps (`optim.warmup_steps`)
+                 total:int,     # the run's optimiser steps (`optim.max_steps`)
+                ):              # a `LambdaLR`, so its state checkpoints like any scheduler's
+    "transformers' `get_scheduler(schedule)` for `optimizer`, as TRL and d1 use it."
     from transformers import get_scheduler
     return get_scheduler(schedule, optimizer, num_warmup_steps=warmup, num_training_steps=total)
 
 # %% ../nbs/11_trainer.ipynb #b6b626db
-def load_train_data(cfg, tokenizer):
-    "(task spec, training `Dataset`): the task's training split, read from `data.path` when it is set; a bad path is a `ConfigError`."
+def load_train_data(cfg:TrainConfig, # the run config: `data.task` and `data.path`
+                    tokenizer,       # formats the prompts (chat template)
+                   ) -> tuple:       # (the task's `TaskSpec`, the training `Dataset`)
+    "The task's training split, read from `data.path` when it is set; a bad path is a `ConfigError`."
     from daca_grpo.tasks.evaluate import get_task
     from daca_grpo.config import ConfigError
     spec = get_task(cfg.data.task)
     try: return spec, spec.load_train(tokenizer, **({'source': cfg.data.path} if cfg.data.path else {}))
     except FileNotFoundError as e: raise ConfigError(f"data.path={cfg.data.path}: {e}" if cfg.data.path else f"data.task={cfg.data.task}: {e}") from None
 
-def task_reward_funcs(cfg, spec) -> list:
+def task_reward_funcs(cfg:TrainConfig, # the run config: `data.d1_compat`
+                      spec,            # the task's `TaskSpec`
+                     ) -> list:        # the reward functions
     "The task's reward functions; with `data.d1_compat` d1's own versions (its known bugs included), as the d1 presets train."
     if not cfg.data.d1_compat: return spec.reward_funcs
     from daca_grpo.tasks.rewards import task_rewards
@@ -165,7 +209,8 @@ def _task_parts(cfg, tokenizer):
     return spec, ds, task_reward_funcs(cfg, spec), spec.reward_weights
 
 # %% ../nbs/11_trainer.ipynb #099b2071
-def available_trackers(report_to):
+def available_trackers(report_to:list, # `log.report_to`: 'csv', 'tensorboard', 'wandb'
+                      ) -> list:       # the installed trackers among them, for `Accelerator(log_with=)`
     "The experiment trackers of `report_to` that are installed ('csv' is always written, by the trainer itself)."
     import importlib.util
     mods = {'tensorboard': ('tensorboard', 'tensorboardX'), 'wandb': ('wandb',)}
@@ -179,8 +224,18 @@ def available_trackers(report_to):
 # %% ../nbs/11_trainer.ipynb #e6cd6d4e
 class GRPOTrainer:
     "GRPO for masked diffusion LMs: diffu-GRPO / wd1 / GDPO / coupled, with the DPS and SML plug-ins."
-    def __init__(self, cfg: TrainConfig, model=None, tokenizer=None, train_dataset=None, reward_funcs=None, reward_weights=None,
-                 eval_fn=None, accelerator=None, per_prompt_seeding=False, progress=True):
+    def __init__(self,
+                 cfg:TrainConfig,          # the run config (validated here, for the number of processes)
+                 model=None,               # a dLLM to train (None: built from `cfg.model`)
+                 tokenizer=None,           # its tokenizer (with `model`)
+                 train_dataset=None,       # a `Dataset` with a 'prompt' column and the columns the rewards read (None: the task's)
+                 reward_funcs=None,        # TRL-style reward functions (None: the task's)
+                 reward_weights=None,      # one weight per reward function (None: the task's, or all 1)
+                 eval_fn=None,             # model -> {metric: value}, run every `log.eval_every` steps and at the end
+                 accelerator=None,         # an `accelerate.Accelerator` (None: a new one for this machine)
+                 per_prompt_seeding=False, # rollouts seeded per prompt: independent of how prompts are spread over processes
+                 progress=True,            # progress bar: True, False or 'lines' (one line per logged step, for files)
+                ):
         from accelerate import Accelerator
         from accelerate.utils import set_seed
         self.acc = accelerator or Accelerator(cpu=not torch.cuda.is_available(),   # CPU-only: gloo process groups under torchrun
@@ -192,11 +247,6 @@ class GRPOTrainer:
         else: self.adapter = adapter_for(model)
         self.tok, self.per_prompt_seeding, self.progress = tokenizer, per_prompt_seeding, progress
         self._setup_data(train_dataset, reward_funcs, reward_weights, eval_fn)
-        self.loss_cfg = PolicyLossConfig(method=cfg.method.name, epsilon=cfg.method.epsilon, epsilon_high=cfg.method.epsilon_high,
-                                         beta=cfg.method.beta, p_mask_prompt=cfg.method.p_mask_prompt, loss_agg=cfg.method.loss_agg,
-                                         gdpo_nodes=cfg.method.gdpo_nodes, coupled_t_range=tuple(cfg.method.coupled_t_range),
-                                         sml=cfg.sml.enabled, sml_K=cfg.sml.K, sml_strata=cfg.sml.strata, sml_alpha=cfg.sml.alpha,
-                                         sml_gamma=cfg.sml.gamma, sml_chunk_size=cfg.sml.chunk_size)
         self._setup_reference(model)                                   # before `prepare` wraps the model
         o = cfg.optim
         params = [p for p in model.parameters() if p.requires_grad]
@@ -205,6 +255,14 @@ class GRPOTrainer:
         self.model, self.optimizer = self.acc.prepare(model, opt)
         self.out = Path(cfg.log.output_dir)
         self.step, self.logger, self._trackers, self.last_eval = 0, None, False, None
+
+# %% ../nbs/11_trainer.ipynb #8a725b63
+@patch(as_prop=True)
+def loss_cfg(self:GRPOTrainer) -> PolicyLossConfig: # the `method` and `sml` sections as the old flat object
+    "Deprecated (one release): the loss reads `cfg.method` and `cfg.sml`; this is the old `PolicyLossConfig` view of them."
+    warnings.warn("GRPOTrainer.loss_cfg is deprecated and will be removed in the next release: read trainer.cfg.method and trainer.cfg.sml",
+                  DeprecationWarning, stacklevel=2)
+    return PolicyLossConfig.from_sections(self.cfg.method, self.cfg.sml)
 
 # %% ../nbs/11_trainer.ipynb #888b0538
 @patch
@@ -247,7 +305,9 @@ def _ds_hooks(engine, on):
     off.forward_hooks, off.backward_hooks = [], []
 
 @contextmanager
-def zero3_gathered(acc, model):
+def zero3_gathered(acc,   # the `Accelerator` (or None)
+                   model, # the unwrapped model whose parameters to gather
+                  ):
     """Under DeepSpeed ZeRO-3 (parameters partitioned: they carry `ds_id`): every parameter of `model` gathered on every process
     for the block (`deepspeed.zero.GatheredParameters`, one all-gather), with ZeRO-3's per-module fetch hooks removed meanwhile
     so that forward passes inside do not gather again. A no-op for every other engine (ZeRO-2 keeps full parameters)."""
@@ -264,7 +324,9 @@ def zero3_gathered(acc, model):
             if engine is not None: _ds_hooks(engine, on=True)
 
 @contextmanager
-def gathered_params(acc, model):
+def gathered_params(acc,   # the `Accelerator` (or None)
+                    model, # the unwrapped model whose parameters to gather
+                   ):
     "Full parameters for a gradient-free stretch (generation, likelihood passes) under FSDP2 or ZeRO-3; a no-op for every other engine."
     from accelerate.utils import DistributedType
     if acc is not None and acc.distributed_type == DistributedType.DEEPSPEED:
@@ -324,16 +386,20 @@ def _micro_batches(self: GRPOTrainer, unwrapped, roll, cmask, adv, weights, seed
         b = PolicyBatch(roll.prompt_ids[r], roll.prompt_mask[r], roll.completion_ids[r], cmask[r], adv[r], G,
                         None if weights is None else weights[r], rows_global)
         ratio_free = cfg.method.name == 'wd1'                                          # wd1's loss never reads the old policy
-        old = [policy_logp(unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 and not ratio_free else None
+        old = [policy_logp(unwrapped, b, self.cfg, s, self.adapter) for s in seeds] if cfg.method.mu > 1 and not ratio_free else None
         ref = None
         if self.use_ref:
             ref_ctx = unwrapped.disable_adapter() if self.is_lora else nullcontext()
-            with ref_ctx: ref = [policy_logp(self.ref_model or unwrapped, b, self.loss_cfg, s, self.adapter) for s in seeds]
+            with ref_ctx: ref = [policy_logp(self.ref_model or unwrapped, b, self.cfg, s, self.adapter) for s in seeds]
         batches.append((b, old, ref))
     return batches
 
 # %% ../nbs/11_trainer.ipynb #e54b76fe
-def reward_texts(tokenizer, completion_ids, eos_token_ids, until_eos=False) -> list[str]:
+def reward_texts(tokenizer,        # decodes the ids
+                 completion_ids,   # [B, L] the completions
+                 eos_token_ids,    # the ids that end a completion (the adapter's `eos_token_ids`)
+                 until_eos=False,  # `data.reward_until_eos`: cut at the first EOS, as evaluation does
+                ) -> list[str]:    # one text per completion
     "The completions as the reward functions see them: all tokens, special ones dropped (d1, TRL), or with `until_eos` only those before the first EOS (as evaluation)."
     from daca_grpo.tasks.evaluate import decode_completions
     if until_eos: return decode_completions(tokenizer, completion_ids, eos_token_ids)
@@ -378,8 +444,8 @@ def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     for i, (b, old, ref) in enumerate(batches):
         ctx = acc.no_sync(self.model) if i < n - 1 and acc.num_processes > 1 else nullcontext()
         with ctx:
-            cur = policy_logp(self.model, b, self.loss_cfg, seeds[it], self.adapter)
-            loss, met = policy_loss(self.loss_cfg, b, cur, old[it] if old else None, ref[it] if ref else None)
+            cur = policy_logp(self.model, b, self.cfg, seeds[it], self.adapter)
+            loss, met = policy_loss(self.cfg, b, cur, old[it] if old else None, ref[it] if ref else None)
             acc.backward(loss / n)
         for k, v in met.items(): agg[k] = agg.get(k, 0.0) + v / n
     gn = self.cfg.optim.max_grad_norm
@@ -511,8 +577,10 @@ def _save_due(self: GRPOTrainer):
 
 # %% ../nbs/11_trainer.ipynb #1136cc2d
 @patch
-def train(self: GRPOTrainer, resume=False):
-    "Run until `optim.max_steps`; returns the last logged metrics."
+def train(self:GRPOTrainer,
+          resume:bool=False, # continue from the newest intact checkpoint in `log.output_dir`, if there is one
+         ) -> dict:          # the metrics of the last step
+    "Run rounds of rollouts and optimiser steps until `optim.max_steps`, logging, evaluating and checkpointing as `cfg.log` says."
     cfg, acc = self.cfg, self.acc
     self._start_run(resume)
     mu, last = cfg.method.mu, {}
@@ -542,7 +610,10 @@ def train(self: GRPOTrainer, resume=False):
 
 # %% ../nbs/11_trainer.ipynb #dea4e2d6
 @patch
-def export(self: GRPOTrainer, out_dir, merge_lora=False):
+def export(self:GRPOTrainer,
+           out_dir,          # the folder to write (created)
+           merge_lora=False, # LoRA: merge the adapter into the base weights (else write the adapter alone)
+          ) -> Path:         # `out_dir`
     "Write the trained model with `save_pretrained` (and the tokenizer) into `out_dir`; every process must call it."
     export_model(self.model, out_dir, self.acc, merge_lora=merge_lora)
     if self.acc.is_main_process and self.tok is not None: self.tok.save_pretrained(str(out_dir))

@@ -20,8 +20,12 @@ from ..config import ConfigError
 FAST_RL_ARMS = ('diffu_grpo', 'diffu_grpo_dual', 'diffu_grpo_parallel')
 FAST_RL_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.paper.fast_rl --root runs/fast_rl --seeds 3 --workers 2'
 
-def run_fast_rl(root='runs/fast_rl', seeds=3, workers=2, task='tiny_sudoku'):
-    "Every (seed, arm) of the fast-rollout study under `root`, cached by stage."
+def run_fast_rl(root='runs/fast_rl', # where the stages are cached (one folder per task and seed)
+                seeds:int=3,          # seeds 0..seeds-1; each fixes the pools and the SFT base
+                workers:int=2,        # stages run in parallel, one process each
+                task:str='tiny_sudoku' # the procedural task
+               ) -> list:             # the study's rows as `collect_gain_study` reads them (one per task, arm and seed)
+    "Every (seed, arm) of the fast-rollout study under `root`, cached by stage, so a rerun only does what is missing."
     return run_gain_study(root, tasks=(task,), n_seeds=seeds, arms=FAST_RL_ARMS, workers=workers,
                      overrides={'protocol.control': False}, progress=False)
 
@@ -40,8 +44,10 @@ def _seconds_to(curve, metrics, target):
     return elapsed.get(min(hit), float('nan')) if hit else float('nan')
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #526e37de
-def collect_fast_rl(root, task='tiny_sudoku'):
-    "(rows, curves): one row per (arm, seed) with the measurements above; curves: reward and validation per step."
+def collect_fast_rl(root,               # the study's stages, as `run_fast_rl` writes them
+                    task:str='tiny_sudoku' # the task whose seeds are read
+                   ) -> tuple:             # (rows, curves): one row per (arm, seed); curves: reward and step seconds per step
+    "The measurements above for every (arm, seed) that has a stage record, from the records and the runs' metrics.csv."
     rows, curves = [], []
     for seed_dir in sorted(Path(root, task).glob('seed*')):
         seed, recs = int(seed_dir.name[4:]), {}
@@ -65,8 +71,9 @@ def _per_arm(rows, arms, ref):
         rs = [r for r in rows if r['arm'] == arm]
         if rs: yield arm, rs, *mean_ci([r['value'] for r in rs]), *paired_diff(rows, rs[0]['task'], arm, ref)
 
-def fast_rl_table(rows) -> str:
-    "Markdown: per arm, the held-out metric, its paired difference from exact rollouts, speed and time to the exact arm's best."
+def fast_rl_table(rows:list # the rows of `collect_fast_rl` or `read_fast_rl_csv`
+                 ) -> str:    # a Markdown table, one line per arm
+    "Per arm: the held-out metric, its paired difference from exact rollouts, speed and time to the exact arm's best."
     out, ex = [], {r['seed']: r for r in rows if r['arm'] == 'diffu_grpo'}
     for arm, rs, m, h, dm, dh, n in _per_arm(rows, FAST_RL_ARMS, 'diffu_grpo'):
         speed = mean_ci([ex[r['seed']]['rollout_s'] / r['rollout_s'] for r in rs if r['seed'] in ex])[0]
@@ -81,8 +88,9 @@ def fast_rl_table(rows) -> str:
     return markdown_table(out)
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #ccea6485
-def plot_fast_rl(curves, out=None):
-    "Training reward against step and against training seconds, mean over seeds, per arm."
+def plot_fast_rl(curves:list, # the curves of `collect_fast_rl`
+                 out=None):    # a folder to write fast_rl.png and .pdf into, or None
+    "Training reward against step and against training seconds, mean over seeds, per arm; returns the figure."
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(1, 2, figsize=(11, 3.6))
     for arm in FAST_RL_ARMS:
@@ -103,7 +111,10 @@ def plot_fast_rl(curves, out=None):
     return fig
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #1c8b7f40
-def write_fast_rl_figures(root, out_dir='paper_figures', command=FAST_RL_COMMAND):
+def write_fast_rl_figures(root,                    # the study's stages
+                          out_dir='paper_figures', # where the files go
+                          command:str=FAST_RL_COMMAND # the command recorded in the .meta.txt provenance files
+                         ) -> list:                # the rows written to fast_rl.csv
     "fast_rl.csv (rows), fast_rl_curves.csv, fast_rl.md, fast_rl.{png,pdf}, each with a .meta.txt provenance line."
     import matplotlib; matplotlib.use('Agg')
     rows, curves = collect_fast_rl(root)
@@ -114,13 +125,15 @@ def write_fast_rl_figures(root, out_dir='paper_figures', command=FAST_RL_COMMAND
     for name in ('fast_rl', 'fast_rl_curves'): (out / f'{name}.meta.txt').write_text(_provenance(command) + '\n')
     return rows
 
-def read_fast_rl_csv(path):
-    "The rows of fast_rl.csv, numbers parsed."
+def read_fast_rl_csv(path # fast_rl.csv, fast_rl_matched.csv or one of their _curves.csv
+                    ) -> list: # one dict per row, numbers parsed
+    "The rows of a fast_rl CSV, numbers parsed."
     num = lambda k, v: int(v) if k in ('seed', 'best_step', 'step', 'steps') else v if k in ('task', 'arm') else float(v)
     return [{k: num(k, v) for k, v in r.items()} for r in csv.DictReader(open(path))]
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #6c0ed823
-def fast_rl_main(argv=None):
+def fast_rl_main(argv:list=None # command-line arguments; None reads sys.argv
+                ) -> int:        # the exit status: 0, or 2 when --matched finds no stages
     "`python -m daca_grpo.paper.fast_rl`: run (or finish) the study and write its figures; `--matched`: the figures of the five-seed matched-wall-clock study."
     import argparse
     ap = argparse.ArgumentParser(prog='python -m daca_grpo.paper.fast_rl', description='exact vs cached vs parallel rollouts in RL (19_fast_rl)')
@@ -142,8 +155,10 @@ def fast_rl_main(argv=None):
 FAST_ROLLOUT_ARMS = ('exact', 'parallel', 'parallel_x4', 'parallel_x4_eos')   # the values of 20_reproduce's `fast_rollouts` ablation
 MATCHED_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile full --only ablation_fast_rollouts --tasks tiny_sudoku'
 
-def fast_rollout_dirs(task='tiny_sudoku', profile='full'):
-    "{value: cell directory name} of the `fast_rollouts` ablation under the profile's settings ('default' for exact)."
+def fast_rollout_dirs(task:str='tiny_sudoku', # the task of the ablation
+                      profile:str='full'      # the reproduction profile whose settings name the cells
+                     ) -> dict:               # {arm: cell directory name}, 'default' for exact
+    "The cell directory of each arm of `20_reproduce`'s `fast_rollouts` ablation."
     from daca_grpo.paper.reproduce import ABLATIONS, ablation_overrides, changed_overrides, cell_tag, profile_overrides
     ab, prof = ABLATIONS['fast_rollouts'], profile_overrides(profile, task)
     return {v: cell_tag(changed_overrides(task, prof, ablation_overrides(ab, v, task, prof))) for v in ab.values}
@@ -153,7 +168,10 @@ def _chosen(curve, budget=float('inf'), seconds_per_step=1.0):
     return max((c for c in curve if c['step'] * seconds_per_step <= budget + 1e-9), key=lambda c: (c['valid'], -c['step']))
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #366cb50f
-def collect_fast_rollouts(root='results/reproduce/full', task='tiny_sudoku', profile='full'):
+def collect_fast_rollouts(root='results/reproduce/full', # the reproduction's stage records
+                          task:str='tiny_sudoku',         # the task of the ablation
+                          profile:str='full'              # the profile whose cells are read
+                         ) -> tuple:                      # (rows, curves)
     """(rows, curves) of the `fast_rollouts` ablation, over the seeds that have the exact arm and another one. Per (arm, seed): the test metric,
     median step and rollout seconds, training seconds to its chosen checkpoint and to the exact arm's best validation metric, and the test metric
     of the checkpoint it would have chosen within the exact arm's training seconds (`value_at_budget`). Curves: validation and test against seconds."""
@@ -175,8 +193,9 @@ def collect_fast_rollouts(root='results/reproduce/full', task='tiny_sudoku', pro
     return rows, curves
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #75219dba
-def fast_rollouts_table(rows) -> str:
-    "Markdown: per arm, the held-out metric and its paired difference from exact, at its own steps and within exact's training seconds; median step cost; seconds to its checkpoint and to exact's best."
+def fast_rollouts_table(rows:list # the rows of `collect_fast_rollouts` or `read_fast_rl_csv`
+                       ) -> str:    # a Markdown table, one line per arm
+    "Per arm, the held-out metric and its paired difference from exact, at its own steps and within exact's training seconds; median step cost; seconds to its checkpoint and to exact's best."
     out, ex = [], {r['seed']: r for r in rows if r['arm'] == 'exact'}
     at_budget = [{**r, 'value': r['value_at_budget']} for r in rows]
     pm = lambda d, h, n: f"{d:+.3f} [{d - h:+.3f}, {d + h:+.3f}] ({n} seeds)" if n > 1 else f"{d:+.3f} (1 seed)" if n else ''
@@ -194,8 +213,9 @@ def fast_rollouts_table(rows) -> str:
     return markdown_table(out)
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #9302d50c
-def plot_fast_rollouts(curves, out=None):
-    "Validation metric against RL step and against training seconds (steps x median s/step), mean over seeds, per arm."
+def plot_fast_rollouts(curves:list, # the curves of `collect_fast_rollouts`
+                       out=None):    # a folder to write fast_rl_matched.png and .pdf into, or None
+    "Validation metric against RL step and against training seconds (steps x median s/step), mean over seeds, per arm; returns the figure."
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(1, 2, figsize=(11, 3.6))
     for arm in FAST_ROLLOUT_ARMS:
@@ -213,8 +233,12 @@ def plot_fast_rollouts(curves, out=None):
     return fig
 
 # %% ../../nbs/paper/19_fast_rl.ipynb #d76aea85
-def write_fast_rollouts_figures(root='results/reproduce/full', out_dir='paper_figures', command=MATCHED_COMMAND, profile='full'):
-    "fast_rl_matched.csv (rows), fast_rl_matched_curves.csv, fast_rl_matched.md and .{png,pdf}, with .meta.txt provenance; the rows."
+def write_fast_rollouts_figures(root='results/reproduce/full', # the reproduction's stage records
+                                out_dir='paper_figures',       # where the files go
+                                command:str=MATCHED_COMMAND,   # the command recorded in the .meta.txt provenance files
+                                profile:str='full'             # the profile whose cells are read
+                               ) -> list:                      # the rows written to fast_rl_matched.csv
+    "fast_rl_matched.csv (rows), fast_rl_matched_curves.csv, fast_rl_matched.md and .{png,pdf}, with .meta.txt provenance."
     import matplotlib; matplotlib.use('Agg')
     rows, curves = collect_fast_rollouts(root, profile=profile)
     if not rows: raise ConfigError(f"no fast_rollouts stages under {root} (profile {profile}): run {command}")

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['LIKELIHOOD_COMMAND', 'random_orders', 'order_logp', 'reference_logp', 'estimator_suite', 'run_estimators', 'spearman',
-           'pearson', 'estimator_metrics', 'random_direction_step', 'ratio_metrics', 'figures_dir', 'markdown_table',
-           'write_table', 'save_figure', 'prompt_batch', 'study_suite', 'param_distance', 'estimator_study']
+           'pearson', 'estimator_metrics', 'random_direction_step', 'ratio_metrics', 'prompt_batch', 'study_suite',
+           'param_distance', 'estimator_study']
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #c330fbc9
 import math, time
@@ -138,45 +138,8 @@ def ratio_metrics(res_old, res_new, ref_old, ref_new, L):
 LIKELIHOOD_COMMAND = ('jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.timeout=1800 nbs/paper/17_likelihood_study.ipynb'
             '   (or: DACA_TEST_FLAGS=slow python -m pytest tests -k 17_likelihood_study)')
 
-def figures_dir(out_dir=None):
-    "`out_dir`, or `paper_figures/` at the repository root (the first parent of the working directory with settings.ini)."
-    import pathlib
-    if out_dir is not None: return pathlib.Path(out_dir)
-    here = pathlib.Path.cwd().resolve()
-    root = next((d for d in [here, *here.parents] if (d / 'settings.ini').exists()), here)
-    return root / 'paper_figures'
-
-def _provenance(cmd=LIKELIHOOD_COMMAND):
-    import subprocess, datetime
-    try: sha = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
-    except Exception: sha = '?'
-    return f"made by: {cmd} | commit {sha} | {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}"
-
-def markdown_table(rows, floatfmt='.3f'):
-    "A GitHub Markdown table from a list of dicts."
-    cols = list(rows[0])
-    fmt = lambda v: format(v, floatfmt) if isinstance(v, float) else str(v)
-    return '\n'.join(['| ' + ' | '.join(cols) + ' |', '|' + '---|' * len(cols)] +
-                     ['| ' + ' | '.join(fmt(r[c]) for c in cols) + ' |' for r in rows])
-
-def write_table(rows, name, out_dir=None, cmd=LIKELIHOOD_COMMAND, floatfmt='.3f'):
-    "Write rows to out_dir/name.csv and name.md (+ name.meta.txt); returns the Markdown."
-    import csv, pathlib
-    out = figures_dir(out_dir); out.mkdir(parents=True, exist_ok=True)
-    with open(out / f'{name}.csv', 'w', newline='') as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0])); w.writeheader(); w.writerows(rows)
-    md = markdown_table(rows, floatfmt)
-    prov = _provenance(cmd)
-    (out / f'{name}.md').write_text(f'<!-- {prov} -->\n{md}\n')
-    (out / f'{name}.meta.txt').write_text(prov + '\n')
-    return md
-
-def save_figure(fig, name, out_dir=None, cmd=LIKELIHOOD_COMMAND):
-    "Save a matplotlib figure as PNG and PDF (+ name.meta.txt)."
-    import pathlib
-    out = figures_dir(out_dir); out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / f'{name}.png', dpi=150, bbox_inches='tight'); fig.savefig(out / f'{name}.pdf', bbox_inches='tight')
-    (out / f'{name}.meta.txt').write_text(_provenance(cmd) + '\n')
+from .stats import figures_dir, markdown_table, write_table, save_figure, provenance
+_provenance = provenance        # the old name, still imported from here by 19_fast_rl and benchmarks/
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #c0e5a003
 def prompt_batch(tok, prompts):
@@ -195,11 +158,21 @@ def param_distance(a, b):
     "L2 norm of the difference of two models' parameters."
     return math.sqrt(sum((p - q).double().pow(2).sum().item() for p, q in zip(a.parameters(), b.parameters())))
 
-def estimator_study(model, tok, prompts, sampler, moved=None, n_orders=24, seeds=range(12), suite=None, sample_seed=0, order_seed=1000):
-    """One completion per prompt sampled from `model` with `sampler` (gen_length, steps, block_length, temperature), scored by the
-    reference and the estimators of `suite` (None: `study_suite()`) under `model` and under each model of `moved` ({tag: model}).
-    dict: completions [B, L], reference (one row), estimators (`estimator_metrics` rows), logratio (`ratio_metrics` rows, one set
-    per tag, with the signed mean error of the log-ratio), raw ({tag: (reference dict, estimator results)}), seconds."""
+def estimator_study(model,           # the dLLM whose likelihood is estimated
+                    tok,             # its tokenizer
+                    prompts,         # prompt strings, one completion sampled for each
+                    sampler,         # the sampler settings (gen_length, steps, block_length, temperature)
+                    moved=None,      # {tag: model}: models one step away, for the log-ratio metrics; None: none
+                    n_orders=24,     # random unmasking orders of the reference
+                    seeds=range(12), # mask-draw seeds of every estimator
+                    suite=None,      # {name: estimator}; None: `study_suite()`
+                    sample_seed=0,   # seed of the completions
+                    order_seed=1000  # seed of the reference's orders
+                   ) -> dict:        # completions, reference, estimators, logratio, raw, seconds (see the docstring)
+    """One completion per prompt sampled from `model` with `sampler`, scored by the reference and the estimators of `suite` under
+    `model` and under each model of `moved`. dict: completions [B, L], reference (one row), estimators (`estimator_metrics` rows),
+    logratio (`ratio_metrics` rows, one set per tag, with the signed mean error of the log-ratio), raw ({tag: (reference dict,
+    estimator results)}), seconds."""
     from daca_grpo.sampler import generate
     seeds, moved, suite = list(seeds), moved or {}, suite or study_suite()
     adapter = adapter_for(model)

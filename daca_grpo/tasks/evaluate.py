@@ -25,13 +25,13 @@ from ..config import ConfigError, check_model_path
 @dataclass
 class TaskSpec:
     "Everything the trainer and the evaluator need to know about one task."
-    name: str
+    name: str  # registry name, e.g. 'gsm8k', 'tiny_sudoku'
     load_train: Callable              # (tokenizer, **kw) -> Dataset with a chat-templated `prompt` and the reward columns
     load_eval: Callable               # (tokenizer, **kw) -> Dataset with a chat-templated `prompt` and the scoring columns
     reward_funcs: list                # TRL signature f(prompts, completions, **columns) -> list[float]
     reward_weights: Optional[list]    # None = equal weights (TRL's default)
     score: Callable                   # (completion: str, row: dict) -> float in [0, 1]
-    metric_name: str
+    metric_name: str  # what `score` measures, e.g. 'accuracy'
     gold_field: str = 'answer'        # dataset column written to a record as `ground_truth`
     score_fields: tuple = ()          # further columns `score` reads, written to records under their own names
     extract: Optional[Callable] = None     # completion -> the answer the scorer sees (for the record's `extracted`)
@@ -39,18 +39,24 @@ class TaskSpec:
     question: Optional[Callable] = None    # row -> the question text of a record
     score_batch: Optional[Callable] = None # (completions, rows) -> scores, when scoring in bulk is cheaper (sandboxed code)
     normalize_record: Optional[Callable] = None  # record -> record, accepting other layouts (d1's Countdown/Sudoku files)
-    description: str = ''
+    description: str = ''  # one line for listings
     prompt_style: str = 'benchmark'        # how load_train / load_eval word a prompt: 'benchmark' (the loader's own, d1's where d1 has one) or a procedural style
     protocol_draw: Optional[Callable] = None    # (n, seed, tokenizer) -> n problems in one unsplit draw: what the verifier-only protocol splits into its pools
     protocol_key: Optional[Callable] = None     # row -> the solution two of the protocol's pools must not share
     protocol_style: Optional[str] = None        # how protocol_draw words a prompt
 
-    def scores(self, completions, rows) -> list[float]:
+    def scores(self,
+               completions, # generated texts
+               rows,        # their dataset rows
+              )->list[float]: # one score in [0, 1] per completion
         "Per-problem scores of `completions` against `rows`."
         if self.score_batch is not None: return [float(s) for s in self.score_batch(list(completions), list(rows))]
         return [float(self.score(c, r)) for c, r in zip(completions, rows)]
 
-    def row_from_record(self, rec: dict, where: str = 'record') -> dict:
+    def row_from_record(self,
+                        rec:dict,           # a generation record (JSONL line)
+                        where:str='record', # where it came from, for the error message
+                       )->dict: # the row `score` reads
         "The scoring row of a JSONL record (`ground_truth` -> `gold_field`, plus `score_fields`); KeyError naming what is missing."
         if self.normalize_record is not None: rec = self.normalize_record(dict(rec))
         need = ['generation', 'ground_truth', *self.score_fields]
@@ -58,7 +64,10 @@ class TaskSpec:
         if miss: raise KeyError(f"{where}: task {self.name!r} needs the fields {need}; missing {miss} (fields present: {sorted(rec)})")
         return {self.gold_field: rec['ground_truth'], **{f: rec[f] for f in self.score_fields}}
 
-    def question_of(self, row) -> str:
+    def question_of(self,
+                    row,  # a dataset row
+                   )->str: # the question text of a record
+        "The question text of `row`: `question(row)`, else its `question`/`problem`/`text`, else its prompt."
         if self.question is not None: return str(self.question(row))
         for k in ('question', 'problem', 'text'):
             if k in row: return str(row[k])
@@ -67,18 +76,20 @@ class TaskSpec:
 # %% ../../nbs/tasks/05_evaluate.ipynb #58eabfc9
 _REGISTRY: dict = {}
 
-def register_task(name: str):
+def register_task(name:str, # the task's registry name
+                 )->Callable: # the decorator (returns the factory unchanged)
     "Decorator: register a zero-argument factory returning the `TaskSpec` of `name`."
     def deco(factory):
         _REGISTRY[name] = factory
         return factory
     return deco
 
-def task_names() -> list[str]:
+def task_names()->list[str]: # registered names
     "Names of the registered tasks, in registration order."
     return list(_REGISTRY)
 
-def get_task(name) -> TaskSpec:
+def get_task(name, # a registered name, or a `TaskSpec`
+            )->TaskSpec: # a fresh spec from the task's factory
     "The `TaskSpec` of `name` (a `TaskSpec` is returned unchanged)."
     if isinstance(name, TaskSpec): return name
     if name not in _REGISTRY: raise ValueError(f"unknown task {name!r}; registered tasks: {task_names()}")
@@ -324,7 +335,13 @@ def _code_problem(rng):
     return name, f'Write a function {name}({arg}) that {desc.format(**k)}.', code, tests
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #2a0ec846
-def make_code(n_train=2000, n_test=200, seed=0, test_frac=0.2, tokenizer=None, style='short') -> DatasetDict:
+def make_code(n_train=2000,   # problems in the train split
+              n_test=200,     # problems in the test split
+              seed=0,         # random seed: the same seed gives the same problems
+              test_frac=0.2,  # fraction of names hashed to the test split
+              tokenizer=None, # tokenizer to render the prompt (None: chat messages)
+              style='short',  # only 'short'
+             )->DatasetDict: # `train` and `test` splits
     "Tiny function-synthesis problems in MBPP's layout; columns `prompt text code test_list ... target_completion`."
     if style != 'short': raise ValueError("make_code has only the 'short' prompt style")
     rng, rows, seen, got = random.Random(seed), [], set(), {'train': 0, 'test': 0}
@@ -356,7 +373,10 @@ def _device_of(model):
     try: return next(model.parameters()).device
     except (StopIteration, AttributeError): return torch.device('cpu')
 
-def decode_completions(tokenizer, completion_ids, eos_token_ids) -> list[str]:
+def decode_completions(tokenizer,      # the model's tokenizer
+                       completion_ids, # (B, L) generated token ids
+                       eos_token_ids,  # ids that end a completion
+                      )->list[str]: # one text per row
     "Texts of `completion_ids` [B, L], each cut before its first end-of-sequence token, special tokens dropped."
     keep = completion_mask(completion_ids, eos_token_ids)
     is_eos = torch.isin(completion_ids, torch.as_tensor(list(eos_token_ids), device=completion_ids.device))
@@ -364,7 +384,9 @@ def decode_completions(tokenizer, completion_ids, eos_token_ids) -> list[str]:
     return [tokenizer.decode(ids[k].tolist(), skip_special_tokens=True) for ids, k in zip(completion_ids.cpu(), keep.cpu())]
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #4a9c9b71
-def summarize(records, spec: TaskSpec) -> dict:
+def summarize(records,       # scored records (`score`, `correct`, and `weight` for weighted tasks)
+              spec:TaskSpec, # the task
+             )->dict: # `task metric value mean pooled n correct`
     "Metric summary of scored records: mean score, pooled score (weighted tasks), fully correct count."
     n = len(records)
     scores = [float(r['score']) for r in records]
@@ -394,8 +416,21 @@ def _record(spec, row, prompt, gen, score, settings):
     return rec
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #1fe298b4
-def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32, temperature=0.0, batch_size=8, limit=None,
-             out_path=None, progress=True, seed=0, adapter=None, dataset=None) -> dict:
+def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream)
+             tokenizer,       # its tokenizer, with a chat template
+             task,            # task name or `TaskSpec`
+             gen_length=256,  # completion length L in tokens
+             steps=None,      # denoising steps (None: L // 2)
+             block_length=32, # semi-autoregressive block length (capped at L)
+             temperature=0.0, # sampling temperature (0: greedy)
+             batch_size=8,    # prompts generated at once
+             limit=None,      # evaluate only the first `limit` problems (None: all)
+             out_path=None,   # JSONL file for the per-problem records (None: not written)
+             progress=True,   # show a progress bar
+             seed=0,          # seed of the sampling generator
+             adapter=None,    # model adapter (None: `adapter_for(model)`)
+             dataset=None,    # rows to evaluate instead of the task's evaluation set
+            )->dict: # `summarize`'s fields plus `path`, `wall_s` and the sampler settings
     "Generate for `task`'s evaluation set with the paper's settings, write one JSON record per problem, return a summary."
     t0 = time.time()
     spec = get_task(task)
@@ -442,7 +477,8 @@ def evaluate(model, tokenizer, task, gen_length=256, steps=None, block_length=32
 from .data import read_jsonl
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #f9bd818b
-def read_generations(path) -> list[dict]:
+def read_generations(path, # `.jsonl`, or `.json` (a list, or d1's `{'generations': [...]}`)
+                    )->list[dict]: # the records
     "Generation records from a JSONL file, a JSON list, or d1's `{'generations': [...]}` file (its `generations` field read as `generation`)."
     path = Path(path)
     if not path.exists(): raise FileNotFoundError(f'generation file not found: {path}')
@@ -459,7 +495,9 @@ def read_generations(path) -> list[dict]:
     return out
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #d570919a
-def score_file(path, task=None) -> dict:
+def score_file(path,      # a generation file (see `read_generations`)
+               task=None, # task name (None: the records' `task` field)
+              )->dict: # the summary, as `evaluate` returns it
     "Re-score a file of generation records on its own (JSONL, or d1's JSON); returns the summary (task from the records if not given)."
     t0 = time.time()
     recs = read_generations(path)
@@ -482,7 +520,9 @@ CARD_FORMAT = 1
 CARD_KEYS = ('format', 'task', 'data', 'prompts', 'protocol', 'eval_sampler', 'eval_batch_size', 'eval_limit')
 SAMPLER_KEYS = ('gen_length', 'steps', 'block_length', 'temperature')
 
-def task_card(cfg, tokenizer=None) -> dict:
+def task_card(cfg,            # the training `Config`
+              tokenizer=None, # the model's tokenizer (needed for a protocol run)
+             )->dict: # the card: `format task metric data prompts protocol eval_sampler ...`
     "The task card of a model trained with `cfg`: its task, the data and prompts it was trained on, how its run scored it (a protocol run needs `tokenizer`)."
     from daca_grpo import __version__
     spec, pr, s = get_task(cfg.data.task), cfg.protocol, cfg.eval_sampler
@@ -496,7 +536,10 @@ def task_card(cfg, tokenizer=None) -> dict:
         card['eval_sampler']['temperature'] = 0.0              # split_metric scores greedily whatever eval_sampler.temperature says
     return card
 
-def write_task_card(model_dir, cfg, tokenizer=None) -> Path:
+def write_task_card(model_dir,      # the saved model's folder
+                    cfg,            # the training `Config`
+                    tokenizer=None, # the model's tokenizer (None: loaded from `model_dir` when needed)
+                   )->Path: # path of the card file
     "Write `task_card(cfg)` into the saved model's folder `model_dir` as `daca_grpo_task.json` (atomically); returns its path."
     d = Path(model_dir)
     if not d.is_dir(): raise FileNotFoundError(f"write_task_card: {d} is not a folder: save the model there first")
@@ -525,7 +568,8 @@ def _card_problem(card) -> Optional[str]:
     if card['eval_limit'] is not None and not (isinstance(card['eval_limit'], int) and card['eval_limit'] >= 1): return f"eval_limit {card['eval_limit']!r}: null or >= 1"
     return None
 
-def read_task_card(model_dir) -> Optional[dict]:
+def read_task_card(model_dir, # a model folder or hub name (None or '': no card)
+                  )->Optional[dict]: # the card, or None
     "The task card in `model_dir`, or None (no card: a hub name, 'tiny', a folder without one); a damaged card is a `ConfigError` naming it."
     if not model_dir: return None
     f = Path(str(model_dir)).expanduser() / TASK_CARD
@@ -558,7 +602,8 @@ def _kv(items):
     return out
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #be1a7308
-def results_table(summaries) -> str:
+def results_table(summaries, # summaries from `evaluate` or `score_file`
+                 )->str: # Markdown text
     "Markdown table of evaluation summaries."
     head = '| task | L | steps | block | metric | value | mean | pooled | n | correct | wall (s) | file |'
     lines = [head, '|' + '---|' * (head.count('|') - 1)]
@@ -573,7 +618,8 @@ class _EvalParser(argparse.ArgumentParser):
     "argparse whose errors are one-line `ConfigError`s instead of the usage on stderr and an exit."
     def error(self, message): raise ConfigError(f"{message} (see daca-grpo eval --help)")
 
-def eval_parser() -> argparse.ArgumentParser:
+def eval_parser()->argparse.ArgumentParser: # the parser of `daca-grpo eval`; its errors are `ConfigError`s
+    "The argument parser of `daca-grpo eval`."
     p = _EvalParser(prog='daca-grpo eval', description='Evaluate a dLLM with the paper protocol (greedy, block 32, steps = L/2), or re-score generation files. '
                     f'A model folder holding {TASK_CARD} (written when a model is trained) is scored as it was trained: its task, its test set '
                     'and prompts, its evaluation settings, unless the flags say otherwise.')
@@ -721,7 +767,8 @@ def _eval_dataset(plan, card, spec, tokenizer, task_args):
         if kw and 'unexpected keyword' in str(e): raise ConfigError(f"--task-arg: the {spec.name} loader does not take {', '.join(kw)} ({e})") from None
         raise
 
-def eval_main(argv=None) -> list[dict]:
+def eval_main(argv=None, # command-line arguments (None: `sys.argv[1:]`)
+             )->list[dict]: # one summary per task and generation length (or file scored)
     "CLI: evaluate `--model` on `--task` at each `--gen-length` (a model folder's task card gives the defaults), or `--score` files; prints a Markdown table, returns the summaries."
     a = eval_parser().parse_args(argv)
     _check_eval_args(a)

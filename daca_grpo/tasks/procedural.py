@@ -13,16 +13,22 @@ from datasets import Dataset, DatasetDict
 from .data import build_prompt, render_prompt
 
 # %% ../../nbs/tasks/04_procedural.ipynb #9bd47bc0
-def split_of(key: str, seed: int = 0, test_frac: float = 0.2) -> str:
+def split_of(key:str,             # what identifies a problem (its solution, for Sudoku)
+             seed:int=0,          # hash seed
+             test_frac:float=0.2, # probability of 'test'
+            )->str: # 'test' or 'train'
     "'test' or 'train' for `key`, a pure function of (seed, key)."
     h = int.from_bytes(hashlib.sha256(f'{seed}:{key}'.encode()).digest()[:8], 'big') / 2 ** 64
     return 'test' if h < test_frac else 'train'
 
-def d1_completion(reasoning: str, answer: str) -> str:
+def d1_completion(reasoning:str, # the worked steps
+                  answer:str,    # the final answer
+                 )->str: # `<reasoning>...</reasoning>\n<answer>...</answer>` text
     "A completion in d1's format, scored at the maximum by the format rewards."
     return f'<reasoning>\n{reasoning}\n</reasoning>\n<answer>\n{answer}\n</answer>\n'
 
-def compact_completion(answer: str) -> str:
+def compact_completion(answer:str, # the final answer
+                      )->str: # `<answer>\n{answer}\n</answer>\n`
     "The completion of `style='compact'`: the answer alone in its tags."
     return f'<answer>\n{answer}\n</answer>\n'
 
@@ -64,11 +70,12 @@ def _sudoku_solutions(cells, limit=2):
             if len(out) >= limit: break
     return out
 
-def all_sudoku_grids() -> list[str]:
+def all_sudoku_grids()->list[str]: # 288 grids, sorted
     "The 288 valid 4x4 Sudoku grids as 16-digit strings."
     return sorted(_sudoku_solutions([0] * 16, limit=10 ** 6))
 
-def sudoku_is_valid(grid: str) -> bool:
+def sudoku_is_valid(grid:str, # 16 characters, row by row
+                   )->bool: # whether every row, column and box holds 1-4
     "True iff `grid` is a complete valid 4x4 Sudoku."
     return bool(re.fullmatch(r'[1-4]{16}', grid)) and all(len({grid[i] for i in u}) == 4 for u in _UNITS)
 
@@ -80,7 +87,15 @@ def _sudoku_puzzle(grid, n_blanks, rng, tries=200):
         if len(_sudoku_solutions(cells, limit=2)) == 1: return ''.join(map(str, cells))
     return None
 
-def make_sudoku(n_train=2000, n_test=200, n_blanks=8, seed=0, test_frac=0.2, exclude_grids=(), tokenizer=None, style='short') -> DatasetDict:
+def make_sudoku(n_train=2000,     # problems in the train split
+                n_test=200,       # problems in the test split
+                n_blanks=8,       # blank cells per puzzle (1..12)
+                seed=0,           # random seed: the same seed gives the same problems
+                test_frac=0.2,    # fraction of keys hashed to the test split
+                exclude_grids=(), # solution grids not to use (e.g. d1's test set)
+                tokenizer=None,   # tokenizer to render the prompt with its chat template (None: chat messages)
+                style='short',    # prompt and completion format: 'short', 'compact' or 'd1'
+               )->DatasetDict: # `train` and `test` splits
     "4x4 Sudoku puzzles with unique solutions, split by solution grid; columns `prompt puzzle solution target_completion`."
     if not 1 <= n_blanks <= 12: raise ValueError(f'n_blanks={n_blanks}: a 4x4 puzzle with a unique solution has 1..12 blanks')
     rng, excl = random.Random(seed), set(exclude_grids)
@@ -122,8 +137,17 @@ def _countdown_problem(rng, n_numbers, max_number, target_min, target_max, tries
             return nums, items[0][0], items[0][1][1:-1], steps
     return None
 
-def make_countdown(n_train=2000, n_test=200, n_numbers=3, max_number=20, target_min=1, target_max=100, seed=0, test_frac=0.2,
-                   tokenizer=None, style='short') -> DatasetDict:
+def make_countdown(n_train=2000,   # problems in the train split
+                   n_test=200,     # problems in the test split
+                   n_numbers=3,    # numbers per problem
+                   max_number=20,  # largest number
+                   target_min=1,   # smallest target
+                   target_max=100, # largest target
+                   seed=0,         # random seed: the same seed gives the same problems
+                   test_frac=0.2,  # fraction of keys hashed to the test split
+                   tokenizer=None, # tokenizer to render the prompt with its chat template (None: chat messages)
+                   style='short',  # prompt and completion format: 'short', 'compact' or 'd1'
+                  )->DatasetDict: # `train` and `test` splits
     "Solvable Countdown problems; columns `prompt numbers target expression target_completion`."
     rng, rows, seen = random.Random(seed), [], set()
     want = {'train': n_train, 'test': n_test}
@@ -164,8 +188,17 @@ def _arith_problem(rng, n_steps, max_start, max_operand):
     text.append(f'How many {item} does {name} have now?')
     return ' '.join(text), v, eqs
 
-def make_arithmetic(n_train=2000, n_test=200, min_steps=2, max_steps=4, max_start=20, max_operand=4, seed=0, test_frac=0.2,
-                    tokenizer=None, style='short') -> DatasetDict:
+def make_arithmetic(n_train=2000,   # problems in the train split
+                    n_test=200,     # problems in the test split
+                    min_steps=2,    # fewest operations per problem
+                    max_steps=4,    # most operations per problem
+                    max_start=20,   # largest starting amount (and added or subtracted amount)
+                    max_operand=4,  # largest multiplier or divisor
+                    seed=0,         # random seed: the same seed gives the same problems
+                    test_frac=0.2,  # fraction of keys hashed to the test split
+                    tokenizer=None, # tokenizer to render the prompt with its chat template (None: chat messages)
+                    style='short',  # prompt and completion format: 'short', 'compact' or 'd1'
+                   )->DatasetDict: # `train` and `test` splits
     "Multi-step word problems; columns `prompt question answer gold target_completion` (GSM8K's reward columns)."
     rng, rows, seen, got = random.Random(seed), [], set(), Counter()
     want = {'train': n_train, 'test': n_test}
@@ -182,7 +215,8 @@ def make_arithmetic(n_train=2000, n_test=200, min_steps=2, max_steps=4, max_star
     return _to_dataset_dict(rows, 'question')
 
 # %% ../../nbs/tasks/04_procedural.ipynb #1ca9ff74
-def chain_steps(chain: str) -> list[str]:
+def chain_steps(chain:str, # a start digit then signed steps, e.g. `'4 +4 -6'`
+               )->list[str]: # one equation per step
     "The worked solution of a digit chain, one equation per step: '4 +4 -6' -> ['4+4=8', '8-6=2']."
     start, *ops = chain.split()
     v, out = int(start), []
@@ -191,7 +225,8 @@ def chain_steps(chain: str) -> list[str]:
         out.append(f'{v}{o}={w}'); v = w
     return out
 
-def chain_value(chain: str) -> int:
+def chain_value(chain:str, # a start digit then signed steps
+               )->int: # the final value
     "The value of a chain `'4 +4 -6 +6'`, left to right (the right-hand side of its last step)."
     return int(chain_steps(chain)[-1].split('=')[1])
 
@@ -206,7 +241,15 @@ def _chain_problem(rng, n_steps, max_value):
     return f"{start} {' '.join(ops)}", v, eqs
 
 # %% ../../nbs/tasks/04_procedural.ipynb #e9a01193
-def make_chain(n_train=2000, n_test=200, min_steps=3, max_steps=5, max_value=9, seed=0, test_frac=0.2, tokenizer=None) -> DatasetDict:
+def make_chain(n_train=2000,   # problems in the train split
+               n_test=200,     # problems in the test split
+               min_steps=3,    # fewest steps per chain
+               max_steps=5,    # most steps per chain
+               max_value=9,    # every intermediate value stays in 0..max_value
+               seed=0,         # random seed: the same seed gives the same problems
+               test_frac=0.2,  # fraction of keys hashed to the test split
+               tokenizer=None, # tokenizer to render the prompt with its chat template (None: chat messages)
+              )->DatasetDict: # `train` and `test` splits
     "Digit chains worked one equation per line; columns `prompt chain answer gold target_completion` (GSM8K's reward columns)."
     rng, rows, seen, got = random.Random(seed), [], set(), Counter()
     want = {'train': n_train, 'test': n_test}
@@ -241,7 +284,13 @@ def _json_task(rng):
     schema = {'type': 'object', 'properties': props, 'required': required, 'additionalProperties': False}
     return json.dumps(schema, separators=(',', ':'), sort_keys=True), inst
 
-def make_json(n_train=2000, n_test=200, seed=0, test_frac=0.2, tokenizer=None, style='short') -> DatasetDict:
+def make_json(n_train=2000,   # problems in the train split
+              n_test=200,     # problems in the test split
+              seed=0,         # random seed: the same seed gives the same problems
+              test_frac=0.2,  # fraction of keys hashed to the test split
+              tokenizer=None, # tokenizer to render the prompt with its chat template (None: chat messages)
+              style='short',  # prompt and completion format: 'short', 'compact' or 'd1'
+             )->DatasetDict: # `train` and `test` splits
     "Small object schemas with a valid instance; columns `prompt json_schema instance target_completion`."
     rng, rows, seen, got = random.Random(seed), [], set(), Counter()
     want = {'train': n_train, 'test': n_test}

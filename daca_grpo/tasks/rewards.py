@@ -23,7 +23,8 @@ import jsonschema
 from jsonschema.validators import validator_for
 
 # %% ../../nbs/tasks/02_rewards.ipynb #0b2adf4a
-def completion_texts(completions) -> list[str]:
+def completion_texts(completions, # TRL completions: strings, or lists of chat messages
+                    )->list[str]: # one string per completion
     "Strings from TRL completions: plain strings, or conversational `[{'role':..., 'content':...}]` lists."
     out = []
     for c in completions:
@@ -41,16 +42,19 @@ def _column(kwargs, name, n):
     return col
 
 # %% ../../nbs/tasks/02_rewards.ipynb #0e04e1fe
-def extract_xml_answer(text: str) -> str:
+def extract_xml_answer(text:str, # a completion
+                      )->str: # the answer text (the whole text without tags)
     "d1's answer extraction: text after the last `<answer>`, up to `</answer>`, stripped."
     return text.split('<answer>')[-1].split('</answer>')[0].strip()
 
-def extract_hash_answer(text: str):
+def extract_hash_answer(text:str, # a GSM8K solution
+                       )->str | None: # the gold answer string, or None
     "The GSM8K gold answer: what follows `####` (None without one)."
     return text.split('####')[1].strip() if '####' in text else None
 
 # %% ../../nbs/tasks/02_rewards.ipynb #502ba1c8
-def count_xml(text: str) -> float:
+def count_xml(text:str, # a completion
+             )->float: # at most 0.5; negative for long trailing text
     "d1's `count_xml`: 0.125 per well-formed tag line, minus 0.001 per character after the answer."
     count = 0.0
     if text.count('<reasoning>\n') == 1: count += 0.125
@@ -63,7 +67,10 @@ def count_xml(text: str) -> float:
         count -= (len(text.split('\n</answer>')[-1]) - 1) * 0.001
     return count
 
-def xmlcount_reward(prompts=None, completions=(), **kwargs) -> list[float]:
+def xmlcount_reward(prompts=None,   # the prompts (unused)
+                    completions=(), # completions: strings or TRL conversations
+                    **kwargs,       # other dataset columns (ignored)
+                   )->list[float]: # one reward per completion, at most 0.5
     "d1's `xmlcount_reward_func` (max 0.5)."
     return [count_xml(c) for c in completion_texts(completions)]
 
@@ -75,22 +82,38 @@ def _format_score(pattern, texts, d1_compat):
     flags = 0 if d1_compat else re.DOTALL
     return [0.5 if re.match(pattern, t, flags) else 0.0 for t in texts]
 
-def soft_format_reward(prompts=None, completions=(), d1_compat=False, **kwargs) -> list[float]:
+def soft_format_reward(prompts=None,    # the prompts (unused)
+                       completions=(),  # completions: strings or TRL conversations
+                       d1_compat=False, # reproduce d1's exact (buggy) behaviour (no DOTALL)
+                       **kwargs,        # other dataset columns (ignored)
+                      )->list[float]: # one reward per completion: 0.5 or 0
     "0.5 if the completion starts with `<reasoning>...</reasoning>` followed by `<answer>...</answer>`."
     return _format_score(SOFT_FORMAT, completion_texts(completions), d1_compat)
 
-def strict_format_reward(prompts=None, completions=(), d1_compat=False, **kwargs) -> list[float]:
+def strict_format_reward(prompts=None,    # the prompts (unused)
+                         completions=(),  # completions: strings or TRL conversations
+                         d1_compat=False, # reproduce d1's exact (buggy) behaviour (no DOTALL)
+                         **kwargs,        # other dataset columns (ignored)
+                        )->list[float]: # one reward per completion: 0.5 or 0
     "0.5 if the completion is exactly `<reasoning>\\n...\\n</reasoning>\\n<answer>\\n...\\n</answer>\\n`."
     return _format_score(STRICT_FORMAT, completion_texts(completions), d1_compat)
 
 # %% ../../nbs/tasks/02_rewards.ipynb #74a67f12
-def int_reward(prompts=None, completions=(), d1_compat=False, **kwargs) -> list[float]:
+def int_reward(prompts=None,    # the prompts (unused)
+               completions=(),  # completions: strings or TRL conversations
+               d1_compat=False, # use `str.isdigit` as d1 does
+               **kwargs,        # other dataset columns (ignored)
+              )->list[float]: # one reward per completion: 0.5 or 0
     "0.5 if the extracted `<answer>` is a non-negative integer in digits."
     ans = [extract_xml_answer(t) for t in completion_texts(completions)]
     if d1_compat: return [0.5 if a.isdigit() else 0.0 for a in ans]
     return [0.5 if re.fullmatch(r'[0-9]+', a) else 0.0 for a in ans]
 
-def correctness_reward(prompts=None, completions=(), answer=None, **kwargs) -> list[float]:
+def correctness_reward(prompts=None,   # the prompts (unused)
+                       completions=(), # completions: strings or TRL conversations
+                       answer=None,    # gold answer strings (the `answer` column)
+                       **kwargs,       # other dataset columns (ignored)
+                      )->list[float]: # one reward per completion: 2.0 or 0
     "2.0 if the extracted `<answer>` equals the gold `answer` string (d1's GSM8K correctness)."
     texts = completion_texts(completions)
     gold = _column({'answer': answer}, 'answer', len(texts))
@@ -103,13 +126,15 @@ def _bind(f, **opts):
     g.__doc__ = f.__doc__
     return g
 
-def gsm8k_rewards(d1_compat=False) -> list:
+def gsm8k_rewards(d1_compat=False, # reproduce d1's exact (buggy) behaviour
+                 )->list: # xmlcount, soft format, strict format, int, correctness
     "d1's GSM8K reward functions, in d1's order."
     return [xmlcount_reward, _bind(soft_format_reward, d1_compat=d1_compat), _bind(strict_format_reward, d1_compat=d1_compat),
             _bind(int_reward, d1_compat=d1_compat), correctness_reward]
 
 # %% ../../nbs/tasks/02_rewards.ipynb #d9840b39
-def last_boxed_only_string(string: str):
+def last_boxed_only_string(string:str, # a solution or completion
+                          )->str | None: # the boxed expression, `string` itself without a box, None if unclosed
     "The last `\\boxed{...}`/`\\fbox{...}` of `string` (balanced braces); the string itself without one; None if unclosed."
     if '\\boxed ' in string: return '\\boxed ' + string.split('\\boxed ')[-1].split('$')[0]
     idx = string.rfind('\\boxed')
@@ -124,7 +149,8 @@ def last_boxed_only_string(string: str):
             if depth == 0: return string[idx:i + 1]
     return None
 
-def remove_boxed(s):
+def remove_boxed(s, # a boxed expression (or anything else)
+                )->str | None: # its content
     "Strip `\\boxed{...}` / `\\boxed ` from `s` (returned unchanged when it is not wrapped; None stays None)."
     if s is None: return None
     if s.startswith('\\boxed '): return s[len('\\boxed '):]
@@ -167,7 +193,8 @@ def _fix_sqrt(string):
     return out
 
 # %% ../../nbs/tasks/02_rewards.ipynb #5cd20009
-def strip_string(string: str) -> str:
+def strip_string(string:str, # a LaTeX answer
+                )->str: # the normalised answer
     "Hendrycks-MATH answer normalisation (may raise on malformed input, as the original does)."
     string = string.replace('\n', '').replace('\\!', '').replace('\\\\', '\\')
     string = string.replace('tfrac', 'frac').replace('dfrac', 'frac')
@@ -186,7 +213,9 @@ def strip_string(string: str) -> str:
     if string == '0.5': string = '\\frac{1}{2}'
     return _fix_a_slash_b(string)
 
-def is_equiv(str1, str2) -> bool:
+def is_equiv(str1, # an answer (string, float or None)
+             str2, # the other answer
+            )->bool: # whether they are the same answer
     "MATH equivalence: equal after `strip_string`; raw equality if normalising raises; floats within 1e-6."
     if isinstance(str1, float) or isinstance(str2, float):
         try: return abs(float(str1) - float(str2)) < 1e-6
@@ -201,7 +230,11 @@ def _math_extract(text):
     try: return remove_boxed(last_boxed_only_string(text))
     except Exception: return text
 
-def math_correctness_reward(prompts=None, completions=(), answer=None, **kwargs) -> list[float]:
+def math_correctness_reward(prompts=None,   # the prompts (unused)
+                            completions=(), # completions: strings or TRL conversations
+                            answer=None,    # gold answers or full solutions (their last box is used)
+                            **kwargs,       # other dataset columns (ignored)
+                           )->list[float]: # one reward per completion: 2.0 or 0
     "2.0 if the completion's last `\\boxed{}` is equivalent (Hendrycks `is_equiv`) to the gold answer."
     texts = completion_texts(completions)
     gold = [_math_extract(str(a)) for a in _column({'answer': answer}, 'answer', len(texts))]
@@ -211,7 +244,9 @@ def math_correctness_reward(prompts=None, completions=(), answer=None, **kwargs)
         out.append(2.0 if r is not None and is_equiv(r, a) else 0.0)
     return out
 
-def boxed_in_answer(text: str, d1_compat=False) -> float:
+def boxed_in_answer(text:str,        # a completion
+                    d1_compat=False, # reproduce d1's exact (buggy) behaviour (looks for a backspace)
+                   )->float: # 0.5, 1, 1.5 or 2
     "d1's `boxed_in_answer` score: 1 for an `<answer>` tag, plus 1 for `\\boxed` in the answer (else 0.5)."
     score = 0.0
     if '<answer>' in text:
@@ -220,11 +255,16 @@ def boxed_in_answer(text: str, d1_compat=False) -> float:
     needle = '\boxed' if d1_compat else '\\boxed'   # d1's literal is a backspace + "oxed"
     return score + (1.0 if needle in text else 0.5)
 
-def math_format_reward(prompts=None, completions=(), d1_compat=False, **kwargs) -> list[float]:
+def math_format_reward(prompts=None,    # the prompts (unused)
+                       completions=(),  # completions: strings or TRL conversations
+                       d1_compat=False, # reproduce d1's exact (buggy) behaviour (cannot see `\boxed`)
+                       **kwargs,        # other dataset columns (ignored)
+                      )->list[float]: # one reward per completion in [0.25, 1]
     "d1's `boxed_and_answer_tags_format_reward`: `0.5 * boxed_in_answer` (in [0.25, 1])."
     return [0.5 * boxed_in_answer(t, d1_compat) for t in completion_texts(completions)]
 
-def math_rewards(d1_compat=False) -> list:
+def math_rewards(d1_compat=False, # reproduce d1's exact (buggy) behaviour
+                )->list: # math correctness, math format
     "d1's MATH reward functions, in d1's order."
     return [math_correctness_reward, _bind(math_format_reward, d1_compat=d1_compat)]
 
@@ -249,7 +289,8 @@ def _walk(node, nums):
         return v
     raise ValueError(f'disallowed syntax: {type(node).__name__}')
 
-def parse_arith(expr: str):
+def parse_arith(expr:str, # an arithmetic expression
+               )->tuple | None: # `(value, literals)`, or None if not allowed
     "`(value, literals)` of a whitelisted arithmetic expression (`Fraction`, list of numbers), or None."
     if not isinstance(expr, str) or len(expr) > MAX_EXPR_CHARS: return None
     try:
@@ -257,18 +298,23 @@ def parse_arith(expr: str):
         return _walk(ast.parse(expr.strip(), mode='eval'), nums), nums
     except Exception: return None   # SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError, ...
 
-def safe_eval_arith(expr: str):
+def safe_eval_arith(expr:str, # an arithmetic expression
+                   )->Fraction | None: # its exact value, or None
     "Exact value (`Fraction`) of an arithmetic expression with + - * / ( ) and unary minus; None if not allowed."
     r = parse_arith(expr)
     return None if r is None else r[0]
 
 # %% ../../nbs/tasks/02_rewards.ipynb #b65ec2fc
-def extract_last_answer(text: str):
+def extract_last_answer(text:str, # a completion
+                       )->str | None: # the answer span, or None
     "Content of the last `<answer>...</answer>` (DOTALL), stripped; None without a closed pair."
     m = re.findall(r'<answer>(.*?)</answer>', text, re.DOTALL)
     return m[-1].strip() if m else None
 
-def countdown_correct(expr: str, numbers, target) -> bool:
+def countdown_correct(expr:str, # the proposed expression
+                      numbers,  # the numbers to use, each exactly once
+                      target,   # the value to reach
+                     )->bool: # whether it solves the problem
     "True iff `expr` uses exactly the multiset `numbers` and evaluates to `target` (within 1e-5)."
     r = parse_arith(expr)
     if r is None: return False
@@ -277,7 +323,12 @@ def countdown_correct(expr: str, numbers, target) -> bool:
     try: return Counter(used) == Counter(int(n) for n in numbers) and abs(float(value) - float(target)) < 1e-5
     except Exception: return False
 
-def countdown_reward(prompts=None, completions=(), target=None, numbers=None, **kwargs) -> list[float]:
+def countdown_reward(prompts=None,   # the prompts (unused)
+                     completions=(), # completions: strings or TRL conversations
+                     target=None,    # target values (the `target` column)
+                     numbers=None,   # lists of numbers (the `numbers` column)
+                     **kwargs,       # other dataset columns (ignored)
+                    )->list[float]: # one reward per completion: 1.0, 0.1 or 0
     "d1's Countdown reward: 1.0 correct, 0.1 for an answer that is wrong or invalid, 0 with no `<answer>`."
     texts = completion_texts(completions)
     tg, ns = _column({'target': target}, 'target', len(texts)), _column({'numbers': numbers}, 'numbers', len(texts))
@@ -288,13 +339,21 @@ def countdown_reward(prompts=None, completions=(), target=None, numbers=None, **
     return out
 
 # %% ../../nbs/tasks/02_rewards.ipynb #64d90b08
-def sudoku_cell_score(cand: str, puzzle: str, solution: str):
+def sudoku_cell_score(cand:str,     # the proposed 16-character grid
+                      puzzle:str,   # 16 digits, 0 = blank
+                      solution:str, # the 16-digit solution
+                     )->tuple[int, int]: # `(correct blank cells, blank cells)`
     "`(correct, blanks)`: blank cells of `puzzle` where the 16-char (padded/cut) `cand` matches `solution`."
     cand = (cand + '0' * 16)[:16]
     blanks = [i for i in range(min(16, len(puzzle))) if puzzle[i] == '0']
     return sum(1 for i in blanks if i < len(solution) and cand[i] == solution[i]), len(blanks)
 
-def sudoku_reward(prompts=None, completions=(), puzzle=None, solution=None, **kwargs) -> list[float]:
+def sudoku_reward(prompts=None,   # the prompts (unused)
+                  completions=(), # completions: strings or TRL conversations
+                  puzzle=None,    # 16-digit puzzles (the `puzzle` column)
+                  solution=None,  # 16-digit solutions (the `solution` column)
+                  **kwargs,       # other dataset columns (ignored)
+                 )->list[float]: # one reward per completion in [0, 1]
     "d1's Sudoku reward: fraction of the puzzle's blank cells filled correctly, in [0, 1]."
     texts = completion_texts(completions)
     pz, so = _column({'puzzle': puzzle}, 'puzzle', len(texts)), _column({'solution': solution}, 'solution', len(texts))
@@ -326,7 +385,8 @@ def _first_balanced_object(text):
         start = text.find('{', start + 1)
     return None
 
-def extract_json(text: str):
+def extract_json(text:str, # a completion
+                )->str: # the JSON text to parse
     "The JSON text of a completion: first fenced block, else last `<answer>` span, else first balanced `{...}`, else the text."
     m = re.search(r'```(?:json|JSON)?[ \t]*\n?(.*?)```', text, re.DOTALL)
     if m: return m.group(1).strip()
@@ -337,7 +397,8 @@ def extract_json(text: str):
 
 def _no_constants(c): raise ValueError(f'{c} is not JSON')
 
-def parse_json(s):
+def parse_json(s, # JSON text (or None)
+              )->tuple[bool, object]: # `(parsed, value)`
     "Parse strict JSON; returns `(True, value)` or `(False, None)`."
     if s is None: return False, None
     try: return True, json.loads(s, parse_constant=_no_constants)
@@ -346,7 +407,8 @@ def parse_json(s):
 # %% ../../nbs/tasks/02_rewards.ipynb #28d29830
 _VALIDATORS = {}
 
-def schema_validator(schema):
+def schema_validator(schema, # a JSON schema, as a dict or JSON text
+                    )->object: # a cached validator, or None if the schema is unusable
     "A jsonschema validator for `schema` (dict or JSON text) in its declared draft, or None if unusable."
     key = schema if isinstance(schema, str) else json.dumps(schema, sort_keys=True, default=str)
     if key in _VALIDATORS: return _VALIDATORS[key]
@@ -362,14 +424,21 @@ def schema_validator(schema):
     _VALIDATORS[key] = v
     return v
 
-def json_validates(instance, schema) -> bool:
+def json_validates(instance, # a parsed JSON value
+                   schema,   # a JSON schema, as a dict or JSON text
+                  )->bool: # whether it validates
     "True iff `instance` (a parsed JSON value) validates against `schema`; False for unusable schemas."
     v = schema_validator(schema)
     if v is None: return False
     try: return v.is_valid(instance)
     except Exception: return False      # unresolvable $ref, recursion, ...
 
-def json_schema_reward(prompts=None, completions=(), json_schema=None, partial_credit=0.0, **kwargs) -> list[float]:
+def json_schema_reward(prompts=None,       # the prompts (unused)
+                       completions=(),     # completions: strings or TRL conversations
+                       json_schema=None,   # schemas (the `json_schema` column), dicts or JSON text
+                       partial_credit=0.0, # reward for JSON that parses but does not validate
+                       **kwargs,           # other dataset columns (ignored)
+                      )->list[float]: # one reward per completion: 1.0, `partial_credit` or 0
     "1.0 if the extracted JSON parses and validates against `json_schema`; `partial_credit` if it only parses."
     texts = completion_texts(completions)
     schemas = _column({'json_schema': json_schema}, 'json_schema', len(texts))
@@ -379,7 +448,9 @@ def json_schema_reward(prompts=None, completions=(), json_schema=None, partial_c
         out.append(0.0 if not ok else 1.0 if json_validates(inst, s) else float(partial_credit))
     return out
 
-def json_schema_metric(completions, json_schema) -> float:
+def json_schema_metric(completions, # completions: strings or TRL conversations
+                       json_schema, # one schema per completion
+                      )->float: # fraction in [0, 1]
     "Fraction of completions whose JSON validates against its schema (JSONSchemaBench-style adherence)."
     r = json_schema_reward(None, completions, json_schema=json_schema)
     return sum(x == 1.0 for x in r) / len(r) if r else 0.0
@@ -387,7 +458,9 @@ def json_schema_metric(completions, json_schema) -> float:
 # %% ../../nbs/tasks/02_rewards.ipynb #e5b27239
 _NUM = r'-?\d+\.?\d*'
 
-def gsm8k_gold(answer_text, d1_compat=False):
+def gsm8k_gold(answer_text,     # a GSM8K solution (`#### n`) or a number
+               d1_compat=False, # use d1's regex (no minus sign)
+              )->float | None: # the gold number, or None
     "GSM8K gold number after `####` (commas removed) as a float; None if absent. d1's regex misses negatives."
     if isinstance(answer_text, (int, float)) and not isinstance(answer_text, bool): return float(answer_text)
     sign = '' if d1_compat else '-?'
@@ -398,7 +471,8 @@ def gsm8k_gold(answer_text, d1_compat=False):
         except ValueError: return None
     return float(m.group(1).replace(',', ''))
 
-def gsm8k_eval_extract(text: str):
+def gsm8k_eval_extract(text:str, # a generation
+                      )->float | None: # the predicted number, or None
     "d1's GSM8K prediction: first numeric `\\boxed{}`, else the number in the first `<answer>` span; None."
     for c in re.findall(r'\\boxed{(.*?)}', text):
         c = c.strip()
@@ -416,7 +490,9 @@ def gsm8k_eval_extract(text: str):
             if nums: return float(nums[-1])
     return None
 
-def gsm8k_eval_score(text: str, gold) -> float:
+def gsm8k_eval_score(text:str, # a generation
+                     gold,     # the gold (`#### n` string or number)
+                    )->float: # 1.0 or 0.0
     "1.0 if d1's GSM8K prediction equals the gold number, else 0.0."
     p, g = gsm8k_eval_extract(text), gsm8k_gold(gold)
     return 1.0 if p is not None and g is not None and p == g else 0.0
@@ -424,7 +500,9 @@ def gsm8k_eval_score(text: str, gold) -> float:
 # %% ../../nbs/tasks/02_rewards.ipynb #101ea578
 def _has_box(text): return '\\boxed' in text or '\\fbox' in text
 
-def math_eval_extract(text: str, d1_compat=False):
+def math_eval_extract(text:str,        # a generation
+                      d1_compat=False, # fall back to the whole text as d1 does
+                     )->str | None: # the predicted answer (None for an unclosed box in d1 mode)
     "d1's MATH prediction: last `\\boxed{}` content, else the `<answer>` span (d1: the whole text), else the text."
     b = last_boxed_only_string(text)
     parsed = remove_boxed(b) if d1_compat or _has_box(text) else None
@@ -434,13 +512,18 @@ def math_eval_extract(text: str, d1_compat=False):
         elif not d1_compat: parsed = text
     return parsed
 
-def math_eval_score(text: str, gold: str, d1_compat=False) -> float:
+def math_eval_score(text:str,        # a generation
+                    gold:str,        # the gold answer
+                    d1_compat=False, # d1's extraction
+                   )->float: # 1.0 or 0.0
     "1.0 if d1's MATH prediction is equivalent to `gold`, else 0.0."
     p = math_eval_extract(text, d1_compat)
     return 1.0 if p is not None and is_equiv(p, str(gold)) else 0.0
 
 # %% ../../nbs/tasks/02_rewards.ipynb #d5d9e53c
-def countdown_eval_extract(text: str, d1_compat=False) -> str:
+def countdown_eval_extract(text:str,        # a generation
+                           d1_compat=False, # fall back to the whole text as d1 does
+                          )->str: # the expression
     "d1's Countdown expression from a generation (boxed, else `<answer>`, else the text), LaTeX operators mapped."
     b = last_boxed_only_string(text)
     eq = remove_boxed(b) if d1_compat or _has_box(text) else None
@@ -451,7 +534,11 @@ def countdown_eval_extract(text: str, d1_compat=False) -> str:
     m = re.search(r'([0-9+\-*/() ]+)=[0-9. ]+', eq)
     return m.group(1).strip() if m else eq
 
-def countdown_eval_score(text: str, numbers, target, d1_compat=False) -> float:
+def countdown_eval_score(text:str,        # a generation
+                         numbers,         # the numbers to use
+                         target,          # the value to reach
+                         d1_compat=False, # d1's extraction
+                        )->float: # 1.0 or 0.0
     "1.0 if the generation's expression uses exactly `numbers` and equals `target` (within 1e-5)."
     return 1.0 if countdown_correct(countdown_eval_extract(text, d1_compat), numbers, target) else 0.0
 
@@ -462,20 +549,27 @@ SUDOKU_EVAL_PATTERNS = [r'<answer>.*?```\s*([\d\s]+)```',
                         r'.*?(\d{16})\s*</answer>',
                         r'\b(\d{16})\b']
 
-def sudoku_eval_extract(text: str) -> str:
+def sudoku_eval_extract(text:str, # a generation
+                       )->str: # the answer string, whitespace removed
     "d1's Sudoku answer string from a generation (may be empty)."
     for pat in SUDOKU_EVAL_PATTERNS:
         m = re.search(pat, text, re.DOTALL)
         if m and m.group(1).strip(): return re.sub(r'\s', '', m.group(1).strip())
     return ''
 
-def sudoku_eval_cells(text: str, puzzle: str, solution: str):
+def sudoku_eval_cells(text:str,     # a generation
+                      puzzle:str,   # 16 digits, 0 = blank
+                      solution:str, # the 16-digit solution
+                     )->tuple[int, int]: # `(correct blank cells, blank cells)`
     "`(correct_blank_cells, blank_cells)` of one generation."
     s = sudoku_eval_extract(text)
     c, n = sudoku_cell_score(s, str(puzzle), str(solution))
     return (c if s else 0), n
 
-def sudoku_eval_metric(texts, puzzles, solutions) -> float:
+def sudoku_eval_metric(texts,     # generations
+                       puzzles,   # their puzzles
+                       solutions, # their solutions
+                      )->float: # pooled fraction of blank cells filled correctly
     "d1's Sudoku accuracy: correct blank cells / blank cells, pooled over the set."
     c = n = 0
     for t, p, s in zip(texts, puzzles, solutions):
@@ -489,7 +583,10 @@ def _sudoku_puzzle(question):
     if len(question) >= 16 and question[:16].isdigit(): return question[:16]
     raise ValueError(f'no 16-digit puzzle in question {question[:80]!r}')
 
-def score_generations(data, task: str, d1_compat=False) -> dict:
+def score_generations(data,            # path of a d1 generation file, or its loaded dict
+                      task:str,        # 'gsm8k', 'math', 'countdown' or 'sudoku'
+                      d1_compat=False, # d1's extraction (MATH, Countdown)
+                     )->dict: # `correct`, `total`, `accuracy`, `n_items`
     "Score a d1 generation file (path or dict) for `task` in gsm8k/math/countdown/sudoku."
     if isinstance(data, (str, Path)): data = json.loads(Path(data).read_text())
     items = data.get('generations', [])
@@ -506,7 +603,9 @@ def score_generations(data, task: str, d1_compat=False) -> dict:
     return dict(correct=int(sum(scores)), total=len(scores), accuracy=sum(scores) / len(scores) if scores else 0.0, n_items=len(items))
 
 # %% ../../nbs/tasks/02_rewards.ipynb #1fab94fc
-def task_rewards(task: str, d1_compat=False) -> list:
+def task_rewards(task:str,        # 'gsm8k', 'math', 'countdown', 'sudoku' or 'json'
+                 d1_compat=False, # reproduce d1's exact (buggy) behaviour
+                )->list: # the TRL reward functions
     "The reward functions for `task` in gsm8k/math/countdown/sudoku/json (d1's lists for the d1 tasks)."
     sets = {'gsm8k': lambda: gsm8k_rewards(d1_compat), 'math': lambda: math_rewards(d1_compat),
             'countdown': lambda: [countdown_reward], 'sudoku': lambda: [sudoku_reward], 'json': lambda: [json_schema_reward]}

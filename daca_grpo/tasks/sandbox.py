@@ -265,14 +265,14 @@ STATUSES = ('passed', 'failed', 'timeout', 'killed', 'error')
 class SandboxResult:
     "Outcome of one sandboxed run."
     status: str                     # one of STATUSES
-    returncode: int | None = None
+    returncode: int | None = None  # exit status of the child (negative: killed by that signal); None if it never started
     stdout: str = ''                # at most `max_output` bytes of each stream (decoded with errors replaced)
-    stderr: str = ''
+    stderr: str = ''  # the child's stderr, capped like `stdout`
     duration: float = 0.0           # wall-clock seconds, start to reaped
     cpu_time: float = 0.0           # user + system seconds of the child and its descendants
-    n_tests: int = 0
-    n_passed: int = 0
-    tests: list = field(default_factory=list)
+    n_tests: int = 0  # number of tests run
+    n_passed: int = 0  # tests that passed
+    tests: list = field(default_factory=list)  # per test: 'PASS' or why it failed ('AssertionError', 'NotPlainData', ...)
     detail: str = ''                # why it did not pass
     isolation: str = ''             # 'bwrap:<namespaces>,seccomp,uid=N' or 'fallback:<namespaces>,uid=N'
     truncated: bool = False         # stdout or stderr was cut at `max_output`
@@ -330,7 +330,8 @@ def _abs_of_diff(node):
     if _is_const(d.left) and not _is_const(d.right): return d.right, _const(d.left)
     return None
 
-def decompose(test: str):
+def decompose(test:str, # one test statement, e.g. `'assert f(1) == 2'`
+             )->Check | None: # the `Check`, or None when the assert must be judged in the sandbox
     "A `Check` for an assert of a known form (`x == c`, `c == x`, `x is c`, `x`, `not x`, isclose, `abs(x - c) < eps`), else None."
     try: tree = ast.parse(test)
     except (SyntaxError, ValueError, MemoryError, RecursionError): return None
@@ -373,7 +374,9 @@ def _decode(j):
         if k == 'bytes' and type(v) is str: return bytes.fromhex(v)
     raise ValueError(f'not a plain value: {str(j)[:80]}')
 
-def judge(check: Check, payload: str) -> str:
+def judge(check:Check, # the decomposed test
+          payload:str, # the value the sandbox reported, as tagged JSON text
+         )->str: # 'PASS', or the reason it failed
     "'PASS', or why not: the sandbox's claimed value (JSON text) compared with the expected value, here in the parent."
     try: j = json.loads(payload)
     except Exception: return 'BadValue'
@@ -446,7 +449,8 @@ _ARCH = {'x86_64': (0xC000003E, 56, dict(ptrace=101, mount=165, umount2=166, piv
                     fsopen=430, fsconfig=431, fsmount=432, fspick=433, mount_setattr=442, kcmp=272, lookup_dcookie=18))}
 CLONE_NS_FLAGS = 0x7E020000   # CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
 
-def seccomp_filter(machine: str | None = None) -> bytes | None:
+def seccomp_filter(machine:str | None=None, # CPU architecture (`platform.machine()` when None)
+                  )->bytes | None: # the BPF program (8 bytes an instruction), or None
     "Classic-BPF seccomp program (bwrap --seccomp): EPERM for the denied calls and namespace-creating clone, ENOSYS for clone3; None if the CPU is unknown."
     if (machine or platform.machine()) not in _ARCH: return None
     arch, nr_clone, denied = _ARCH[machine or platform.machine()]
@@ -465,7 +469,8 @@ SANDBOX_UID = 65534           # 'nobody': the user generated code runs as when t
 WORKDIR = '/sandbox'          # the working directory inside bwrap: a private tmpfs
 _CONFIG = {'require_isolation': os.environ.get('DACA_SANDBOX_REQUIRE_ISOLATION', '').lower() in ('1', 'true', 'yes')}
 
-def configure(require_isolation: bool | None = None) -> dict:
+def configure(require_isolation:bool | None=None, # refuse to run without bwrap's full isolation; None leaves it as it is
+             )->dict: # the current defaults
     "Set process-wide sandbox defaults (`require_isolation`: refuse to run code without bwrap's full isolation); returns them."
     if require_isolation is not None:
         if not isinstance(require_isolation, bool): raise TypeError(f"configure: require_isolation must be True or False, got {require_isolation!r}")
@@ -516,7 +521,8 @@ def _try(argv, **kw):
         return p.returncode == 0 and p.stdout.strip() == b'ok', (p.stderr.decode(errors='replace').strip().splitlines() or [f'exit {p.returncode}'])[-1]
     except (OSError, subprocess.SubprocessError) as e: return False, f'{type(e).__name__}: {e}'
 
-def isolation_support(refresh: bool = False) -> dict:
+def isolation_support(refresh:bool=False, # probe again instead of returning the cached answer
+                     )->dict: # `bwrap`, `size`, `seccomp`, `uid` and the reasons for what is missing
     "What this machine offers, probed once: bwrap (path, or None and why), --size, seccomp, dropping to `SANDBOX_UID`."
     with _SUPPORT_LOCK:
         if _SUPPORT and not refresh: return dict(_SUPPORT)
@@ -549,7 +555,8 @@ def _mode(require_isolation, weaken):
     return mode, s, refuse
 
 # %% ../../nbs/tasks/00_sandbox.ipynb #8d877e88
-def check_isolation(require_isolation: bool | None = None) -> str:
+def check_isolation(require_isolation:bool | None=None, # raise when the full isolation is unavailable (None: the `configure` default)
+                   )->str: # the isolation a run gets on this machine
     "The isolation runs get here ('bwrap: ...' or 'fallback: ...'); RuntimeError if isolation is required and unavailable."
     mode, s, refuse = _mode(require_isolation, ())
     if refuse: raise RuntimeError(refuse)
@@ -626,12 +633,24 @@ def _start(mode, sup, uid, work, env, weaken, files, lifeline):
     return proc, iso
 
 # %% ../../nbs/tasks/00_sandbox.ipynb #42139296
-def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_mb: float | None = 512, cpu_s: int | None = None,
-             max_output: int = 64 * 1024, fsize_mb: float | None = 16, nproc: int | None = 32, nofile: int | None = 256,
-             guard: bool = True, namespaces: bool = True, check_returns: bool = False, env: dict | None = None,
-             require_isolation: bool | None = None, weaken=()) -> SandboxResult:
-    """Run `code`, then `setup`, then each of `tests` (source strings, or `Check`s judged in this process) in the sandbox; never raises.
-    `weaken`: layers to leave out, for demonstrations only ('bwrap', 'pid', 'net', 'uid', 'seccomp')."""
+def run_code(code:str,                           # the program (untrusted Python source)
+             tests=(),                           # test statements (source) or `Check`s, run one by one after `code`
+             setup:str='',                       # source run after `code` and before the tests (e.g. imports the tests need)
+             timeout:float=3.0,                  # wall-clock limit in seconds, then SIGKILL of the process group
+             memory_mb:float | None=512,         # address-space limit in MiB (`RLIMIT_AS`); None: no limit
+             cpu_s:int | None=None,              # CPU-time limit in seconds (None: derived from `timeout`)
+             max_output:int=64 * 1024,           # bytes of stdout and of stderr kept
+             fsize_mb:float | None=16,           # largest file the child may write, in MiB (`RLIMIT_FSIZE`)
+             nproc:int | None=32,                # process limit of the sandbox user (`RLIMIT_NPROC`)
+             nofile:int | None=256,              # open-file limit (`RLIMIT_NOFILE`)
+             guard:bool=True,                    # install the in-process guard (defence in depth)
+             namespaces:bool=True,               # on the fallback, try to `unshare` pid and network namespaces
+             check_returns:bool=False,           # a value of a type the program defined, returned to a test, is a `TypeError` (stops always-equal objects)
+             env:dict | None=None,               # extra environment variables for the child
+             require_isolation:bool | None=None, # refuse to run without bwrap's full isolation (None: the `configure` default)
+             weaken=(),                          # layers to leave out, for demonstrations only: 'bwrap', 'pid', 'net', 'uid', 'seccomp'
+            )->SandboxResult: # status, output, per-test verdicts, limits hit; never an exception
+    "Run `code`, then `setup`, then each of `tests` (source strings, or `Check`s judged in this process) in the sandbox; never raises."
     t0 = time.monotonic()
     try:
         tests, weaken = list(tests), set(weaken)
@@ -668,7 +687,10 @@ def run_code(code: str, tests=(), setup: str = '', timeout: float = 3.0, memory_
         return SandboxResult('error', detail=f'sandbox failure: {type(e).__name__}: {e}', duration=time.monotonic() - t0, n_tests=n, tests=[''] * n)
 
 # %% ../../nbs/tasks/00_sandbox.ipynb #f675c0a9
-def run_many(jobs, max_workers: int | None = None, **defaults) -> list[SandboxResult]:
+def run_many(jobs,                        # code strings, or dicts of `run_code` keyword arguments
+             max_workers:int | None=None, # sandboxes run at once (None: 4, or fewer CPUs)
+             **defaults,                  # `run_code` keyword arguments shared by all jobs
+            )->list[SandboxResult]: # one result per job, in order
     "Run each job (code string, or dict of `run_code` keyword arguments) in the sandbox, `max_workers` at a time, in order."
     max_workers = max(1, max_workers or min(4, os.cpu_count() or 1))
     def one(job):
