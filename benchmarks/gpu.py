@@ -1,26 +1,33 @@
 #!/usr/bin/env python
-"""One-GPU benchmark of the DACA-GRPO pipeline at LLaDA-8B-Instruct's shape (issues 12 and 15).
+"""One-GPU benchmark of the DACA-GRPO pipeline at LLaDA-8B-Instruct's shape (issues 12, 15 and 38).
 
 A model with LLaDA-8B's dimensions (hidden 4096, 32 layers, 32 heads, SwiGLU 12288, vocab 126464; random
 weights, SDPA attention) is timed, with warm-ups and `torch.cuda.synchronize`, on the parts below. `--model` picks the
-implementation: `tiny` (default) is `TinyDLLM` at that shape; `llada` is the library's native `LLaDAModelLM`
+implementation, or several, comma-separated, measured one after the other in one run (`tiny,llada`): `tiny` (default) is
+`TinyDLLM` at that shape; `llada` is the library's native `LLaDAModelLM`
 (daca_grpo.real_models) with LLaDA-8B-Instruct's config; `dream` is the native `DreamModel` with Dream-v0-7B's config
 (hidden 3584, 28 layers, 28 query / 4 key-value heads, SwiGLU 18944, vocab 152064; the FLOP formulas of daca_grpo.paper.perf
 count k and v as full-width, so Dream's MFU is slightly overstated). `--shape tiny` shrinks each to a CPU-sized model.
 
   matmul      a bf16 matrix-product peak (8192^3), the denominator of every MFU below
-  rollout     `daca_grpo.sampler.generate` at the paper's settings (prompt 200, gen 256, 128 steps, block 32, batch 6,
-              temperature 0.9) with cache='none' | 'prefix' | 'dual' (a mode `generate` does not accept yet is recorded
-              as not available), and DPS's bookkeeping on the trajectory
+  bandwidth   device-to-device copy bandwidth (a copy reads and writes its bytes: 2 x bytes / seconds); the weight-
+              bandwidth floor of a denoising step is the bytes of the weights a pass reads / this bandwidth
+  rollout     the sampler at the paper's settings (prompt 200, gen 256, 128 steps, block 32, batch 6, temperature 0.9):
+              none (exact), none_captured (CUDA graphs), prefix, dual_concat (the first cache, torch.cat per step),
+              dual (the static cache), dual_captured, dual_threshold0.9; ms per denoising step against the floor,
+              whether the tokens equal the uncaptured / concatenating mode's, and DPS's bookkeeping on the trajectory
   estimators  one mean-field pass (d1) and one SML pass with K = 4 (`daca_grpo.estimators`)
   lora_step   one LoRA (r = 128 on q, k, v, as d1) diffu-GRPO step (`daca_grpo.losses`) on a synthetic batch, with
-              the peak of `torch.cuda.max_memory_allocated`; mean-field, then SML K = 2 and K = 4
+              the peak of `torch.cuda.max_memory_allocated`; mean-field, then SML K = 2, K = 4, and K = 4 with
+              `sml.chunk_size = 1` (each stratum's pass recomputed in backward: memory that does not grow with K)
   fsdp2_step  the same mean-field step with the model prepared by accelerate's FSDP2 (one process, world size 1)
   mfu         model FLOPs per second (`daca_grpo.paper.perf`'s formulas) / the measured matmul peak, per phase
 
 Each part records its numbers or its error string in `OUT/gpu_bench.json`; parts are skipped once the time budget
-(default 450 s) is near. No network is used. Run from anywhere:
+(default 450 s) is near. `summary` holds, per model, the issue-38 figures (`dual_step_over_floor`, `dual_speedup_vs_exact`,
+`exact_mfu`, `lora_step_mfu`, `sml_k4_peak_gib`) beside their targets. No network is used. Run from anywhere:
 
+    python benchmarks/gpu.py --model tiny,llada --parts matmul,bandwidth,rollout,lora_step --out OUT   # the issue-38 run (H200)
     python benchmarks/gpu.py --out OUT                                # the H200 run: LLaDA-8B shape, cuda, bf16
     python benchmarks/gpu.py --model llada --out OUT                  # the same with the native LLaDA (LoRA on d1's targets)
     OMP_NUM_THREADS=1 python benchmarks/gpu.py --model dream --shape tiny --device cpu --dtype fp32 --out /tmp/gpub
@@ -58,7 +65,8 @@ class Bench:
         self.args, self.t0 = args, time.perf_counter()
         self.dev, self.dtype = torch.device(args.device), DTYPES[args.dtype]
         self.S = {k: getattr(args, k) for k in PAPER}
-        self.res = {'meta': {}, 'parts': {}}
+        self.res = {'meta': {}, 'parts': {}, 'models': {}, 'summary': {}}
+        self.parts = self.res['parts']     # where `part` writes: the device's parts, then each model's
     def elapsed(self): return time.perf_counter() - self.t0
     def over_budget(self): return self.elapsed() > self.args.budget
     def sync(self):
@@ -85,11 +93,11 @@ class Bench:
 
 
 def part(name):
-    "Run one part into bench.res['parts'][name]: its dict, {'error': ...} on an exception, {'skipped': ...} past the budget."
+    "Run one part into bench.parts[name]: its dict, {'error': ...} on an exception, {'skipped': ...} past the budget."
     def deco(fn):
         def run(b, *a, **kw):
             if b.over_budget():
-                b.res['parts'][name] = {'skipped': f'time budget: {b.elapsed():.0f}s > {b.args.budget:.0f}s'}
+                b.parts[name] = {'skipped': f'time budget: {b.elapsed():.0f}s > {b.args.budget:.0f}s'}
                 return None
             t = time.perf_counter()
             try: out = fn(b, *a, **kw)
@@ -97,7 +105,7 @@ def part(name):
                 out = {'error': f'{type(e).__name__}: {e}'[:2000], 'traceback': traceback.format_exc()[-3000:]}
             out = out if isinstance(out, dict) else {'value': out}
             out['part_seconds'] = time.perf_counter() - t
-            b.res['parts'][name] = out
+            b.parts[name] = out
             print(f"[{b.elapsed():6.1f}s] {name}: {'error: ' + out['error'].splitlines()[0] if 'error' in out else 'done'}", flush=True)
             return out
         return run
@@ -106,8 +114,9 @@ def part(name):
 
 def meta(b):
     import transformers, accelerate
-    m = {'argv': sys.argv, 'shape': b.args.shape, 'implementation': b.args.model,
-         'model': SHAPES[b.args.shape] if b.args.model == 'tiny' else NATIVE[b.args.model][b.args.shape], 'settings': b.S, 'device': str(b.dev),
+    m = {'argv': sys.argv, 'shape': b.args.shape, 'implementations': b.args.model.split(','),
+         'models': {n: SHAPES[b.args.shape] if n == 'tiny' else NATIVE[n][b.args.shape] for n in b.args.model.split(',')},
+         'settings': b.S, 'device': str(b.dev),
          'dtype': b.args.dtype, 'torch': torch.__version__, 'transformers': transformers.__version__,
          'accelerate': accelerate.__version__, 'python': platform.python_version(), 'torch_threads': torch.get_num_threads(),
          'OMP_NUM_THREADS': os.environ.get('OMP_NUM_THREADS'), 'budget_s': b.args.budget,
@@ -122,13 +131,13 @@ def meta(b):
     return m
 
 
-def build_model(b):
-    "A randomly initialised model (`--model`) of the chosen shape, built directly on the device in the chosen dtype."
+def build_model(b, name):
+    "A randomly initialised model (`tiny`, `llada` or `dream`) of the chosen shape, built directly on the device in the chosen dtype."
     from daca_grpo.model import TinyDLLM, TinyDLLMConfig
     from daca_grpo.real_models import LLaDAConfig, LLaDAModelLM, DreamConfig, DreamModel
-    if b.args.model == 'tiny':
+    if name == 'tiny':
         cls, cfg = TinyDLLM, TinyDLLMConfig(**SHAPES[b.args.shape], max_position_embeddings=max(1024, b.S['prompt_len'] + b.S['gen_length']))
-    elif b.args.model == 'llada': cls, cfg = LLaDAModelLM, LLaDAConfig(**NATIVE['llada'][b.args.shape])
+    elif name == 'llada': cls, cfg = LLaDAModelLM, LLaDAConfig(**NATIVE['llada'][b.args.shape])
     else: cls, cfg = DreamModel, DreamConfig(**NATIVE['dream'][b.args.shape])
     with torch.device(b.dev): model = cls(cfg)           # float32 first (LLaDA-8B: 32 GB), then cast
     model = model.to(b.dtype).eval().requires_grad_(False)
@@ -154,31 +163,53 @@ def bench_matmul(b):
     return {'n': n, 'dtype': b.args.dtype, 'seconds': sec, 'tflops': 2 * n ** 3 / sec / 1e12}
 
 
-def _generate(model, pid, pm, S, cache, threshold, gen_length=None, steps=None, seed=0):
+@part('bandwidth')
+def bench_bandwidth(b):
+    "Device-to-device copy bandwidth: a copy reads and writes `nbytes`, so the bandwidth is 2 * nbytes / seconds."
+    nbytes = b.args.copy_mib * 2**20 if b.args.copy_mib else (4 * 2**30 if b.dev.type == 'cuda' else 256 * 2**20)
+    src = torch.empty(nbytes, dtype=torch.uint8, device=b.dev).fill_(1); dst = torch.empty_like(src)
+    sec, _ = b.timed(lambda: dst.copy_(src), warmup=3, reps=20)
+    return {'bytes': nbytes, 'seconds': sec, 'gb_per_s': 2 * nbytes / sec / 1e9}
+
+
+def weight_bytes(model):
+    "Bytes of the weights one forward pass reads: every parameter but the input embedding table, of which a pass reads only its rows."
+    emb = model.get_input_embeddings().weight
+    tied = model.get_output_embeddings() is None or model.get_output_embeddings().weight is emb
+    return sum(p.numel() * p.element_size() for p in model.parameters() if p is not emb or tied)
+
+
+ROLLOUT_MODES = {  # name: generate_fast keyword arguments ('none' runs daca_grpo.sampler.generate, the exact sampler)
+    'none': None, 'none_captured': dict(cache='none', capture=True), 'prefix': dict(cache='prefix'),
+    'dual_concat': dict(cache='dual', static_cache=False), 'dual': dict(cache='dual'), 'dual_captured': dict(cache='dual', capture=True),
+    'dual_threshold0.9': dict(cache='dual', threshold=0.9)}
+SAME_TOKENS_AS = {'none_captured': 'none', 'dual': 'dual_concat', 'dual_captured': 'dual'}   # modes that must not change a token
+
+
+def _generate(model, pid, pm, S, mode, gen_length=None, steps=None, seed=0):
     from daca_grpo.sampler import generate
-    kw = {} if cache is None else {'cache': cache}
-    if threshold is not None: kw['threshold'] = threshold
+    from daca_grpo.fast_sampler import generate_fast
     g = torch.Generator(pid.device).manual_seed(seed)
-    return generate(model, pid, pm, gen_length=gen_length or S['gen_length'], steps=steps or S['steps'],
-                    block_length=S['block_length'], temperature=0.9, generator=g, **kw)
+    kw = dict(gen_length=gen_length or S['gen_length'], steps=steps or S['steps'], block_length=S['block_length'], temperature=0.9, generator=g)
+    return generate(model, pid, pm, **kw) if ROLLOUT_MODES[mode] is None else generate_fast(model, pid, pm, **kw, **ROLLOUT_MODES[mode])
 
 
-def rollout_mode(b, model, pid, pm, cache, threshold=None):
-    "Time one rollout; {'available': False, ...} when `generate` does not take this mode's keyword arguments."
+def rollout_mode(b, model, pid, pm, mode, floor_ms):
+    "Time one rollout in `mode`: seconds, ms per denoising step and its ratio to the weight-bandwidth floor, MFU."
     S, shape = b.S, perf.shape_of(model)
     nb = S['gen_length'] // S['block_length']
-    call = lambda **kw: _generate(model, pid, pm, S, None if cache == 'none' and threshold is None else cache, threshold, **kw)
-    try:   # warm-up: one block at the same batch and prompt (every kernel of the full run, a fraction of its time)
-        call(gen_length=S['block_length'], steps=S['steps'] // nb)
-    except TypeError as e:
-        if 'cache' in str(e) or 'threshold' in str(e):
-            return {'available': False, 'reason': f'generate() does not accept this mode yet: {e}'}
-        raise
-    sec, ro = b.timed(lambda: call(seed=1), warmup=0)
-    out = {'available': True, 'seconds': sec, 'forward_passes': int(ro.forward_passes),
-           'query_positions_per_row': getattr(ro, 'query_positions', None),
-           'tokens_per_s': S['batch'] * S['gen_length'] / sec, 'steps_per_s': ro.forward_passes / sec}
-    if threshold is None:   # the formula assumes N steps; a threshold commits more tokens per step
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:   # a captured mode that cannot capture says why, once
+        warnings.simplefilter('always')
+        _generate(model, pid, pm, S, mode, gen_length=S['block_length'], steps=S['steps'] // nb)   # warm-up: one block
+        sec, ro = b.timed(lambda: _generate(model, pid, pm, S, mode, seed=1), warmup=0)
+    ms = 1e3 * sec / ro.forward_passes
+    out = {'available': True, 'seconds': sec, 'forward_passes': int(ro.forward_passes), 'ms_per_step': ms,
+           'step_over_floor': ms / floor_ms if floor_ms else None, 'query_positions_per_row': getattr(ro, 'query_positions', None),
+           'tokens_per_s': S['batch'] * S['gen_length'] / sec, 'steps_per_s': ro.forward_passes / sec,
+           'warnings': sorted({str(w.message) for w in caught})}
+    if 'threshold' not in (ROLLOUT_MODES[mode] or {}):   # the formula assumes N steps; a threshold commits more tokens per step
+        cache = (ROLLOUT_MODES[mode] or {}).get('cache', 'none')
         fl = perf.rollout_flops(shape, S['prompt_len'], S['gen_length'], S['steps'], S['block_length'], cache, S['batch'], 'completion')
         out.update(b.rate(fl['flops'], sec), full_pass_equiv=fl['full_pass_equiv'])
     return out, ro
@@ -187,19 +218,43 @@ def rollout_mode(b, model, pid, pm, cache, threshold=None):
 @part('rollout')
 def bench_rollout(b, model):
     pid, pm, _ = synthetic_batch(b, model.config.vocab_size)
-    out, traj = {}, None
-    for mode, cache, thr in (('none', 'none', None), ('prefix', 'prefix', None), ('dual', 'dual', None),
-                             ('dual_threshold0.9', 'dual', 0.9)):
+    bw = b.res['parts'].get('bandwidth', {}).get('gb_per_s')
+    floor_ms = 1e3 * weight_bytes(model) / (bw * 1e9) if bw else None
+    out, rollouts = {'weight_bytes': weight_bytes(model), 'bandwidth_floor_ms': floor_ms}, {}
+    for mode in b.args.rollout_modes.split(','):
         if b.over_budget(): out[mode] = {'skipped': f'time budget: {b.elapsed():.0f}s'}; continue
         try:
-            r = rollout_mode(b, model, pid, pm, cache, thr)
-            if isinstance(r, tuple):
-                r, ro = r
-                if mode == 'none': traj = ro.trajectory
-            out[mode] = r
+            out[mode], rollouts[mode] = rollout_mode(b, model, pid, pm, mode, floor_ms)
+            ref = SAME_TOKENS_AS.get(mode)
+            if ref in rollouts:
+                same = rollouts[mode].completion_ids == rollouts[ref].completion_ids
+                out[mode]['same_tokens_as'] = {'mode': ref, 'equal': bool(same.all()), 'token_agreement': same.float().mean().item()}
         except Exception as e: out[mode] = {'error': f'{type(e).__name__}: {e}'[:2000], 'traceback': traceback.format_exc()[-2000:]}
         print(f"  rollout {mode}: {json.dumps({k: v for k, v in out[mode].items() if k != 'traceback'}, default=str)[:300]}", flush=True)
-    if traj is not None: out['dps_bookkeeping'] = bench_dps(b, traj, out['none']['seconds'])
+    if 'none' in rollouts: out['dps_bookkeeping'] = bench_dps(b, rollouts['none'].trajectory, out['none']['seconds'])
+    if not b.over_budget():
+        try: out['span_pass'] = bench_span_pass(b, model, pid, pm, floor_ms)
+        except Exception as e: out['span_pass'] = {'error': f'{type(e).__name__}: {e}'[:2000], 'traceback': traceback.format_exc()[-2000:]}
+        print(f"  span_pass: {json.dumps(out['span_pass'], default=str)[:300]}", flush=True)
+    return out
+
+
+def bench_span_pass(b, model, pid, pm, floor_ms, reps=20):
+    "The dual cache's forward pass alone (a block's second step), eager and replayed from a CUDA graph: what a step costs before the sampler's own work."
+    from daca_grpo.adapters import adapter_for
+    from daca_grpo.model import DLLMCache
+    from daca_grpo.fast_sampler import CapturedSteps
+    S, a = b.S, adapter_for(model)
+    P, L, blk = pid.shape[1], S['gen_length'], S['block_length']
+    x = torch.cat([pid, torch.full((pid.shape[0], L), a.mask_token_id, dtype=pid.dtype, device=pid.device)], 1)
+    att = torch.cat([pm, torch.ones(pm.shape[0], L, dtype=pm.dtype, device=pm.device)], 1)
+    out = {}
+    with torch.no_grad():
+        for name, graphs in (('eager', False), ('captured', b.dev.type == 'cuda')):
+            steps = CapturedSteps(a, model, att, P, L, 'dual', DLLMCache(), graphs=graphs)
+            prev = steps.logits(x, 0, blk, refresh=True, prev=None)
+            sec, _ = b.timed(lambda: steps.logits(x, 0, blk, refresh=False, prev=prev), warmup=2, reps=reps)
+            out[name] = {'ms': 1e3 * sec, 'over_floor': 1e3 * sec / floor_ms if floor_ms else None, 'graphs': graphs}
     return out
 
 
@@ -231,18 +286,22 @@ def lora_model(model):
     "LoRA on d1's targets: q, k, v for the tiny and Dream models; q, k, v and up_proj for LLaDA (what d1's list matches there)."
     from peft import LoraConfig, get_peft_model
     from daca_grpo.adapters import adapter_for
-    if getattr(model.config, 'model_type', '') == 'llada': LORA.update(target_modules=list(adapter_for(model).lora_target_modules))  # recorded in the json
-    return get_peft_model(model, LoraConfig(**LORA))
+    targets = list(adapter_for(model).lora_target_modules) if getattr(model.config, 'model_type', '') == 'llada' else LORA['target_modules']
+    return get_peft_model(model, LoraConfig(**{**LORA, 'target_modules': targets}))
 
 
-def policy_step_fn(b, pmodel, optimizer, sml_k=0, backward=None, adapters=None):
-    "A closure doing one diffu-GRPO step (old and reference estimates precomputed) and its model FLOPs."
-    from daca_grpo.losses import PolicyLossConfig, PolicyBatch, policy_logp, policy_loss
+def lora_targets(pmodel): return sorted(pmodel.peft_config['default'].target_modules)
+
+
+def policy_step_fn(b, pmodel, optimizer, sml_k=0, backward=None, adapters=None, chunk_size=None):
+    "A closure doing one diffu-GRPO step (old and reference estimates precomputed) and its model FLOPs (recomputation not counted)."
+    from daca_grpo.config import TrainConfig, MethodConfig, SMLConfig
+    from daca_grpo.losses import PolicyBatch, policy_logp, policy_loss
     pid, pm, cid = synthetic_batch(b, pmodel.config.vocab_size)
     B, S = b.S['batch'], b.S
     adv = torch.linspace(-1, 1, B, device=b.dev)
     batch = PolicyBatch(pid, pm, cid, torch.ones_like(cid, dtype=torch.bool), adv, B)
-    lc = PolicyLossConfig(method='diffu_grpo', sml=sml_k > 0, sml_K=max(sml_k, 1))
+    lc = TrainConfig(method=MethodConfig(name='diffu_grpo'), sml=SMLConfig(enabled=sml_k > 0, K=max(sml_k, 1), chunk_size=chunk_size))
     with torch.no_grad():
         pmodel.eval()
         old = policy_logp(pmodel, batch, lc, 0)
@@ -255,24 +314,24 @@ def policy_step_fn(b, pmodel, optimizer, sml_k=0, backward=None, adapters=None):
         optimizer.step(); optimizer.zero_grad(set_to_none=True)
         return loss.detach()
     shape, T = perf.shape_of(pmodel.config), S['prompt_len'] + S['gen_length']
-    fl = (1 + sml_k) * B * perf.flops(perf.train_flops(shape, T, logits=S['gen_length'], lora_r=LORA['r'], lora_targets=LORA['target_modules']))
+    fl = (1 + sml_k) * B * perf.flops(perf.train_flops(shape, T, logits=S['gen_length'], lora_r=LORA['r'], lora_targets=lora_targets(pmodel)))
     return step, fl
 
 
 @part('lora_step')
 def bench_lora(b, pmodel):
-    out = {'lora': {k: v for k, v in LORA.items()}, 'trainable_params': sum(p.numel() for p in pmodel.parameters() if p.requires_grad)}
-    for name, k in (('meanfield', 0), ('sml_k2', 2), ('sml_k4', 4)):
+    out = {'lora': {**LORA, 'target_modules': lora_targets(pmodel)}, 'trainable_params': sum(p.numel() for p in pmodel.parameters() if p.requires_grad)}
+    for name, k, chunk in (('meanfield', 0, None), ('sml_k2', 2, None), ('sml_k4', 4, None), ('sml_k4_chunked', 4, 1)):
         if b.over_budget(): out[name] = {'skipped': f'time budget: {b.elapsed():.0f}s'}; continue
         opt = None
         try:
             b.mem_reset()
             opt = torch.optim.AdamW([p for p in pmodel.parameters() if p.requires_grad], lr=3e-6)
-            step, fl = policy_step_fn(b, pmodel, opt, k)
+            step, fl = policy_step_fn(b, pmodel, opt, k, chunk_size=chunk)
             step()                                   # warm-up (and AdamW's state)
             b.mem_reset()
             sec, loss = b.timed(step, warmup=0, reps=2)
-            out[name] = {'seconds': sec, 'loss': float(loss), 'passes_per_row': 1 + k, **b.rate(fl, sec), **b.mem()}
+            out[name] = {'seconds': sec, 'loss': float(loss), 'passes_per_row': 1 + k, 'sml_chunk_size': chunk, **b.rate(fl, sec), **b.mem()}
         except Exception as e:   # SML K = 4 keeps 5 passes' activations for one backward: it may not fit
             out[name] = {'error': f'{type(e).__name__}: {e}'[:1000]}
         finally:
@@ -326,82 +385,136 @@ def bench_fsdp(b, pmodel):
            'trainable_dtype': str(next(p for p in model.parameters() if p.requires_grad).dtype),
            'prepare_seconds': prep_s, 'seconds': sec, 'loss': float(loss), **b.rate(fl, sec), **b.mem()}
     if torch.distributed.is_initialized(): torch.distributed.destroy_process_group()
+    from accelerate.state import AcceleratorState
+    AcceleratorState._reset_state(True)   # the next model builds its own accelerator
     return out
 
 
-def mfu_table(b):
-    "{phase: {'seconds', 'tflops', 'mfu', 'peak_gib'}} of every measured phase."
-    P, out = b.res['parts'], {}
+def mfu_table(b, P):
+    "{phase: {'seconds', 'tflops', 'mfu', 'peak_gib'}} of every measured phase of one model (`P`: its parts)."
+    out = {}
     def add(name, d):
         if isinstance(d, dict) and 'seconds' in d and 'tflops' in d:
             out[name] = {k: d.get(k) for k in ('seconds', 'tflops', 'mfu', 'peak_gib')}
-    add('matmul', P.get('matmul'))
+    add('matmul', b.res['parts'].get('matmul'))
     for m, d in (P.get('rollout') or {}).items(): add(f'rollout_{m}', d)
     for m in ('meanfield', 'sml_k4'): add(f'estimator_{m}', (P.get('estimators') or {}).get(m))
-    for m in ('meanfield', 'sml_k2', 'sml_k4'): add(f'lora_step_{m}', (P.get('lora_step') or {}).get(m))
+    for m in ('meanfield', 'sml_k2', 'sml_k4', 'sml_k4_chunked'): add(f'lora_step_{m}', (P.get('lora_step') or {}).get(m))
     add('fsdp2_lora_step', P.get('fsdp2_step'))
     if 'matmul' in out: out['matmul']['mfu'] = 1.0
     return out
 
 
-def print_table(b):
-    rows = b.res['mfu']
+TARGETS = {'dual_step_over_floor': ('<=', 2.0), 'dual_speedup_vs_exact': ('>=', 5.0), 'exact_mfu': ('>=', 0.65),
+           'lora_step_mfu': ('>=', 0.5), 'sml_k4_peak_gib': ('<=', 48.0)}   # issue 38's targets, at d1's settings on one GPU
+
+
+def summary(P):
+    "Issue 38's figures for one model's parts: the best mode that keeps its tokens, each beside its target; None where not measured."
+    R, Lo = P.get('rollout') or {}, P.get('lora_step') or {}
+    ok = lambda m: isinstance(R.get(m), dict) and 'seconds' in R[m] and R[m].get('same_tokens_as', {}).get('equal', True)
+    dual = min((m for m in ('dual', 'dual_captured') if ok(m)), key=lambda m: R[m]['seconds'], default=None)
+    exact = [R[m] for m in ('none', 'none_captured') if ok(m) and R[m].get('mfu') is not None]
+    peaks = [Lo[m]['peak_gib'] for m in ('sml_k4', 'sml_k4_chunked') if isinstance(Lo.get(m), dict) and Lo[m].get('peak_gib') is not None]
+    s = {'dual_mode': dual,
+         'dual_step_over_floor': R[dual]['step_over_floor'] if dual else None,
+         'dual_speedup_vs_exact': R['none']['seconds'] / R[dual]['seconds'] if dual and ok('none') else None,
+         'exact_mfu': max(r['mfu'] for r in exact) if exact else None,
+         'lora_step_mfu': (Lo.get('meanfield') or {}).get('mfu'),
+         'sml_k4_peak_gib': min(peaks) if peaks else None,
+         'dual_pass_over_floor': min((v['over_floor'] for v in (R.get('span_pass') or {}).values()
+                                      if isinstance(v, dict) and v.get('over_floor') is not None), default=None)}   # the pass alone
+    s['meets_target'] = {k: (None if s[k] is None else (s[k] <= t if op == '<=' else s[k] >= t)) for k, (op, t) in TARGETS.items()}
+    s['targets'] = {k: f'{op} {t}' for k, (op, t) in TARGETS.items()}
+    return s
+
+
+def print_table(b, name):
+    M = b.res['models'][name]
+    rows = M['mfu']
+    print(f"\n== {name}")
     print(f"\n{'phase':28s} {'seconds':>10s} {'TFLOP/s':>10s} {'MFU':>7s} {'peak GiB':>9s}")
     f = lambda v, fmt: format(v, fmt) if isinstance(v, (int, float)) else '-'
     for k, r in rows.items():
         print(f"{k:28s} {f(r['seconds'], '10.4f')} {f(r['tflops'], '10.3f')} {f(r['mfu'], '7.3f')} {f(r['peak_gib'], '9.2f')}")
-    for name, d in b.res['parts'].items():
-        for k, v in ((name, d), *((f'{name}.{m}', x) for m, x in d.items() if isinstance(x, dict))):
+    R = M['parts'].get('rollout') or {}
+    for m, r in R.items():
+        if isinstance(r, dict) and 'ms_per_step' in r:
+            same = r.get('same_tokens_as')
+            print(f"rollout {m:20s} {r['ms_per_step']:9.2f} ms/step  {f(r['step_over_floor'], '6.2f')}x floor"
+                  + (f"  same tokens as {same['mode']}: {same['equal']} ({same['token_agreement']:.4f})" if same else ''))
+    for part, d in {**b.res['parts'], **M['parts']}.items():
+        for k, v in ((part, d), *((f'{part}.{m}', x) for m, x in d.items() if isinstance(x, dict))):
             why = v.get('error') or v.get('skipped') or (v.get('reason') if v.get('available') is False else None)
             if why: print(f"{k:28s} not measured: {why.splitlines()[0][:160]}")
+    print('summary ' + json.dumps({k: v for k, v in b.res['summary'][name].items() if k != 'targets'}, default=str))
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--out', required=True, help='folder for gpu_bench.json')
     p.add_argument('--shape', choices=tuple(SHAPES), default='llada8b')
-    p.add_argument('--model', choices=('tiny', 'llada', 'dream'), default='tiny', help='TinyDLLM at the shape, or the native LLaDA / Dream')
+    p.add_argument('--model', default='tiny', help='tiny (TinyDLLM at the shape), llada or dream (the native models), or several, comma-separated')
+    p.add_argument('--rollout-modes', default=','.join(ROLLOUT_MODES), help=f'comma-separated, of {",".join(ROLLOUT_MODES)}')
+    p.add_argument('--copy-mib', type=int, default=None, help='bytes copied by the bandwidth part (default 4096 MiB on cuda, 256 on cpu)')
     p.add_argument('--device', choices=('cuda', 'cpu'), default='cuda')
     p.add_argument('--dtype', choices=tuple(DTYPES), default='bf16')
     p.add_argument('--budget', type=float, default=450.0, help='seconds after which remaining parts are skipped')
     p.add_argument('--matmul-n', type=int, default=None, help='matrix size of the peak (default 8192 on cuda, 1024 on cpu)')
-    p.add_argument('--parts', default='matmul,rollout,estimators,lora_step,fsdp2_step', help='comma-separated parts to run')
+    p.add_argument('--parts', default='matmul,bandwidth,rollout,estimators,lora_step,fsdp2_step', help='comma-separated parts to run')
     for k, v in PAPER.items(): p.add_argument(f"--{k.replace('_', '-')}", type=int, default=v, help=f'default {v} (the paper)')
     return p.parse_args(argv)
 
 
+def run_model(b, name, parts, M, write):
+    "Build one model and run the chosen parts on it; the model is freed afterwards."
+    model = None
+    try:
+        t = time.perf_counter(); model = build_model(b, name); M['meta']['build_seconds'] = time.perf_counter() - t
+        M['meta']['params'] = sum(p.numel() for p in model.parameters())
+    except Exception as e: M['meta']['build_error'] = f'{type(e).__name__}: {e}'
+    write()
+    if model is None: return
+    if 'rollout' in parts: bench_rollout(b, model); write()
+    if 'estimators' in parts: bench_estimators(b, model); write()
+    pmodel = None
+    if {'lora_step', 'fsdp2_step'} & set(parts):
+        try: pmodel = lora_model(model)
+        except Exception as e: M['parts']['lora_step'] = {'error': f'peft: {type(e).__name__}: {e}'}
+    if pmodel is not None and 'lora_step' in parts: bench_lora(b, pmodel); write()
+    if pmodel is not None and 'fsdp2_step' in parts: bench_fsdp(b, pmodel)
+    del model, pmodel
+    b.mem_reset()
+
+
 def main(argv=None):
     args = parse_args(argv)
+    for name in args.model.split(','):
+        if name not in ('tiny', 'llada', 'dream'): sys.exit(f"--model {name}: use tiny, llada or dream (comma-separated for several)")
+    for mode in args.rollout_modes.split(','):
+        if mode not in ROLLOUT_MODES: sys.exit(f"--rollout-modes {mode}: use some of {','.join(ROLLOUT_MODES)}")
     if args.device == 'cuda' and not torch.cuda.is_available(): sys.exit('--device cuda: no CUDA device here (use --device cpu)')
     b = Bench(args)
     out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
     b.res['meta'] = meta(b)
     m = b.res['meta']
-    print(f"device {m['device']} ({m.get('gpu') or m.get('cpu')}), dtype {m['dtype']}, shape {m['shape']} {m['model']}, "
+    print(f"device {m['device']} ({m.get('gpu') or m.get('cpu')}), dtype {m['dtype']}, shape {m['shape']} {m['models']}, "
           f"torch threads {m['torch_threads']} (OMP_NUM_THREADS={m['OMP_NUM_THREADS']}), torch {m['torch']}, transformers "
           f"{m['transformers']}, accelerate {m['accelerate']}, peft {m['peft']}; settings {m['settings']}; budget {m['budget_s']:.0f}s", flush=True)
     parts = args.parts.split(',')
     write = lambda: (out / 'gpu_bench.json').write_text(json.dumps(b.res, indent=1, default=str))
     if 'matmul' in parts: bench_matmul(b)
-    model = None
-    try:
-        t = time.perf_counter(); model = build_model(b); b.res['meta']['build_seconds'] = time.perf_counter() - t
-        b.res['meta']['params'] = sum(p.numel() for p in model.parameters())
-    except Exception as e: b.res['meta']['build_error'] = f'{type(e).__name__}: {e}'
-    write()
-    if model is not None:
-        if 'rollout' in parts: bench_rollout(b, model); write()
-        if 'estimators' in parts: bench_estimators(b, model); write()
-        pmodel = None
-        if {'lora_step', 'fsdp2_step'} & set(parts):
-            try: pmodel = lora_model(model)
-            except Exception as e: b.res['parts']['lora_step'] = {'error': f'peft: {type(e).__name__}: {e}'}
-        if pmodel is not None and 'lora_step' in parts: bench_lora(b, pmodel); write()
-        if pmodel is not None and 'fsdp2_step' in parts: bench_fsdp(b, pmodel)
-    b.res['mfu'] = mfu_table(b)
+    if 'bandwidth' in parts: bench_bandwidth(b)
+    for name in args.model.split(','):
+        M = b.res['models'][name] = {'meta': {}, 'parts': {}}
+        b.parts = M['parts']
+        run_model(b, name, parts, M, write)
+        M['mfu'] = mfu_table(b, M['parts'])
+        b.res['summary'][name] = summary(M['parts'])
+        write()
     b.res['meta']['total_seconds'] = b.elapsed()
     write()
-    print_table(b)
+    for name in b.res['models']: print_table(b, name)
     print(f"\nwrote {out / 'gpu_bench.json'} in {b.elapsed():.1f}s")
     return b.res
 

@@ -64,6 +64,7 @@ class SamplerConfig:
     cfg_scale: float = 0.0        # classifier-free guidance off, as in d1
     cache: Literal['none', 'prefix', 'dual'] = 'none'  # Fast-dLLM key/value cache (daca_grpo.fast_sampler); 'none' = exact, as d1
     threshold: Optional[float] = None  # parallel decoding: also commit tokens whose confidence exceeds it; None = LLaDA's schedule
+    capture: bool = False         # replay each step's forward pass from a CUDA graph (daca_grpo.fast_sampler): same tokens, fewer launches; CUDA only (elsewhere: a warning, uncaptured)
 
 def _eval_sampler():
     # Evaluation is greedy with steps = gen_length / 2 (the paper's protocol, after d1, which evaluates L in {128, 256, 512}, block 32)
@@ -424,9 +425,9 @@ def _sampler_problems(s, name):
         p.append(f"{name}.threshold={s.threshold} must be in [0, 1] (Fast-dLLM uses 0.9), or null for LLaDA's fixed schedule")
     if s.threshold is not None and s.remasking != 'low_confidence':
         p.append(f"{name}.threshold needs {name}.remasking=low_confidence (random remasking has no confidence to threshold)")
-    if name == 'eval_sampler' and (s.cache != 'none' or s.threshold is not None):
-        p.append("eval_sampler.cache/threshold: evaluation always uses the exact sampler, so that every metric is comparable; "
-                 "leave them at 'none'/null (fast rollouts are for sampler.*)")
+    if name == 'eval_sampler' and (s.cache != 'none' or s.threshold is not None or s.capture):
+        p.append("eval_sampler.cache/threshold/capture: evaluation always uses the exact, uncaptured sampler, so that every metric is comparable; "
+                 "leave them at 'none'/null/false (fast rollouts are for sampler.*)")
     return p
 
 # %% ../nbs/07_config.ipynb #6713a4fc

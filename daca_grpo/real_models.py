@@ -57,8 +57,8 @@ def merge_heads(y): # [B, H, T, D]
 def key_mask(attention_mask): # [B, T] padding mask, [B, 1, T, T] boolean mask, or None
     "Boolean SDPA mask from a [B, T] padding mask (None when nothing is padded) or a [B, 1, T, T] mask (True = attend)."
     if attention_mask is None or isinstance(attention_mask, str): return None
-    if attention_mask.dim() == 2:
-        return None if bool(attention_mask.bool().all()) else attention_mask.bool()[:, None, None, :]
+    if attention_mask.dim() == 2:   # (in a CUDA graph the caller decided already: a mask passed there is a padded one)
+        return None if not tiny.capturing() and bool(attention_mask.bool().all()) else attention_mask.bool()[:, None, None, :]
     if attention_mask.dim() == 4:
         if attention_mask.is_floating_point():   # an additive mask (0 = attend, -inf = masked) would be read backwards by .bool()
             raise ValueError("attention_mask [B, 1, T, T] must be boolean or 0/1 integers (True = attend), not an additive float mask")
@@ -282,7 +282,9 @@ def forward(self: LLaDAModelLM,
     B, T = x.shape[:2]
     if cache_span is not None:   # a partial pass over positions start..end-1 of the cached sequence
         if input_ids is None: raise ValueError("cache_span needs input_ids (the span's tokens), not inputs_embeds")
-        if position_ids is None: position_ids = torch.arange(*cache_span, device=x.device)[None].expand(B, -1)
+        if position_ids is None:   # LLaDA: the positions themselves
+            span_pos = cache_span if torch.is_tensor(cache_span) else torch.arange(*cache_span, device=x.device)
+            position_ids = span_pos[None].expand(B, -1)
         position_ids, attention_mask = tiny._span_inputs(input_ids, attention_mask, position_ids, dllm_cache, cache_span)
     if position_ids is None: position_ids = torch.arange(T, device=x.device)[None].expand(B, -1)   # LLaDA: 0..T-1, padding or not
     cos, sin = rope_cos_sin(position_ids, c.d_model // c.n_heads, c.rope_theta)
@@ -430,7 +432,8 @@ def dream_mask_and_positions(attention_mask, # [B, T] padding mask, [B, 1, T, T]
                              device):        # where to build the defaults
     # -> (boolean SDPA mask or None, position ids [B, T])
     "Dream's own convention for a padded batch: pairwise mask m_i & m_j and positions counted from the first real token."
-    if attention_mask is None or isinstance(attention_mask, str) or (attention_mask.dim() == 2 and bool(attention_mask.bool().all())):
+    no_padding = attention_mask.dim() == 2 and not tiny.capturing() and bool(attention_mask.bool().all()) if torch.is_tensor(attention_mask) else True
+    if no_padding:
         return None, position_ids if position_ids is not None else torch.arange(T, device=device)[None].expand(B, -1)
     if attention_mask.dim() == 2:
         m = attention_mask.bool()

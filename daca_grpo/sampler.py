@@ -173,12 +173,13 @@ def generate(model,                             # the dLLM: TinyDLLM, a Hugging 
              allow_mask_proposal:bool=False,    # True: [MASK] may be proposed, exactly as in the reference
              cache:str='none',                  # 'none': exact; 'prefix' or 'dual': fast_sampler's key/value caches (approximate)
              threshold:float=None,              # fast_sampler's parallel decoding: also commit proposals above this confidence
+             capture:bool=False,                # fast_sampler's captured steps: each pass replayed from a CUDA graph (same tokens)
             ) -> Rollout:                       # completions, the trajectory and the forward passes made
     "LLaDA's semi-autoregressive masked-diffusion sampler, recording the denoising trajectory."
-    if cache != 'none' or threshold is not None:   # opt-in approximations: key/value cache, parallel decoding
+    if cache != 'none' or threshold is not None or capture:   # opt-in: key/value cache, parallel decoding, CUDA graphs
         from .fast_sampler import generate_fast
         return generate_fast(model, prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,
-                             generator, adapter, progress, allow_mask_proposal, cache=cache, threshold=threshold)
+                             generator, adapter, progress, allow_mask_proposal, cache=cache, threshold=threshold, capture=capture)
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
     check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,

@@ -137,7 +137,7 @@ def rollout_round(model,                    # the policy, in eval mode
     pid, pm = enc['input_ids'].repeat_interleave(G, 0).to(device), enc['attention_mask'].repeat_interleave(G, 0).to(device)
     gen_args = dict(gen_length=sampler_cfg.gen_length, steps=sampler_cfg.steps, block_length=sampler_cfg.block_length,
                     temperature=sampler_cfg.temperature, cfg_scale=sampler_cfg.cfg_scale, remasking=sampler_cfg.remasking, adapter=adapter,
-                    cache=sampler_cfg.cache, threshold=sampler_cfg.threshold)
+                    cache=sampler_cfg.cache, threshold=sampler_cfg.threshold, capture=sampler_cfg.capture)
     if not per_prompt_seeding:
         g = torch.Generator(device).manual_seed(_seed_for(seed, round_idx, process_index, 1))
         return generate(model, pid, pm, generator=g, **gen_args)
