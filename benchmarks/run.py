@@ -91,6 +91,21 @@ def sampler_cells(cells, reps, peak, log):
     return rows
 
 
+def static_cache_ratio(log, reps=3, rounds=3, size='medium', L=256, B=8):
+    "The static key/value cache against the first, concatenating one (dual cache, same model and seed): best-of times, interleaved, and whether every token agrees."
+    from daca_grpo.fast_sampler import generate_fast
+    model, (pid, pm) = random_model(size), random_prompts(B)
+    run = lambda static: generate_fast(model, pid, pm, gen_length=L, steps=L // 2, block_length=BLOCK, cache='dual', static_cache=static)
+    best, rolls = {True: float('inf'), False: float('inf')}, {}
+    for _ in range(rounds):   # interleaved, so that a busy moment of the machine hits both
+        for static in (True, False):
+            rolls[static], t = timed(lambda: run(static), reps); best[static] = min(best[static], t)
+    same = bool(torch.equal(rolls[True].completion_ids, rolls[False].completion_ids))
+    ratio = best[False] / best[True]
+    log(f"  static cache vs concatenating ({size}, L={L}, B={B}, dual): {ratio:.2f}x, identical tokens: {same}")
+    return {'speed_ratio': ratio, 'identical_tokens': same, 'setting': f'{size} model, dual cache, generation length {L}, batch {B}'}
+
+
 def trained_model():
     from daca_grpo.config import protocol_config
     from daca_grpo.paper.protocol import protocol_pools
@@ -375,11 +390,13 @@ def main(argv=None):
     log("DPS and SML cost:"); extra = dps_and_sml(peak, log)
     log("training-step breakdown:"); brk = breakdown_rows(prof['breakdown'], log)
     log("bf16:"); bf = bf16_rows(log)
+    log("static cache:"); static = static_cache_ratio(log)
     for name, rows in [('sampler', samp), ('agreement', agree), ('long_agreement', long_agree), ('breakdown', brk), ('bf16', bf)]:
         if rows: write_csv(out / f'bench_{name}.csv', rows)
     plot(out, samp, agree, brk)
     s = summary(samp, agree, extra, peak, bf)
     s['long_output_agreement'] = long_summary(long_agree)
+    s['static_cache_vs_concat'] = static
     s['seconds'] = time.time() - t0
     (out / 'bench_summary.json').write_text(json.dumps(s, indent=1))
     from daca_grpo.paper.likelihood import _provenance
