@@ -78,6 +78,8 @@ def capture_unavailable(model,          # the dLLM, or a peft wrapper of one
                        ) -> str:        # why its steps cannot be captured as CUDA graphs; None: they can
     "The one-line reason a rollout cannot use CUDA graphs, or None."
     if torch.device(device).type != 'cuda': return f"CUDA graphs need a CUDA device, and this rollout runs on {torch.device(device).type}"
+    if torch.is_autocast_enabled():   # its cache of weight casts would outlive the region a graph was captured in
+        return "an autocast region encloses the rollout, whose cache of weight casts a graph cannot capture; call generate outside it"
     if not supports_cache(model):
         return (f"{type(model).__name__} does not implement daca_grpo's cache interface, whose models (TinyDLLM, LLaDAModelLM, DreamModel) "
                 "are tested to make no host reads in a pass")
@@ -93,7 +95,8 @@ class StaticPass:
     def __call__(self, *inputs):     # this step's inputs, copied into the buffers
         "The pass's output on `inputs` (a graph's output buffer, overwritten by the next replay)."
         if self.inputs is None: self.inputs = [t.clone() for t in inputs]
-        else: [buf.copy_(t) for buf, t in zip(self.inputs, inputs)]
+        else:
+            for buf, t in zip(self.inputs, inputs): buf.copy_(t)
         if not self.use_graph: return self.run(*self.inputs)
         if self.graph is None: return self._capture()
         self.graph.replay()
