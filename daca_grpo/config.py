@@ -110,7 +110,7 @@ class SMLConfig:
     strata: Literal['strided', 'random'] = 'strided'  # strided: i mod K; random: a seeded balanced partition
     alpha: float = 0.5           # ratio-based methods: logp = alpha * meanfield + (1 - alpha) * SML
     gamma: float = 1.0           # wd1: L = L(meanfield) + gamma * L(SML)
-    chunk_size: Optional[int] = None  # None = all K passes in one forward call; else at most this many per call
+    chunk_size: Optional[int] = None  # None = all K passes in one forward call; else at most this many per call, each recomputed in backward (memory that does not grow with K, one extra forward per chunk)
 
 # %% ../nbs/07_config.ipynb #5fdba305
 @dataclass
