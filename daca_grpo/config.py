@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['TASKS', 'TaskName', 'MethodName', 'LOGGERS', 'UNBOUNDED_KEYS', 'TINY_MODEL_ARGS', 'PROTOCOL_TASKS', 'D1_MAX_STEPS',
-           'D1_EVAL_SIZE', 'D1_MODEL', 'D1_LLADA_LORA_TARGETS', 'PROTOCOL_TINY', 'CHAIN_LENGTHS', 'TASK_PROTOCOL',
-           'PRESETS', 'ModelConfig', 'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig',
-           'OptimConfig', 'LogConfig', 'SFTConfig', 'ProtocolConfig', 'TrainConfig', 'ConfigError', 'coerce',
-           'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate', 'save_config', 'tiny_config',
+           'D1_EVAL_SIZE', 'D1_MODEL', 'D1_LLADA_LORA_TARGETS', 'PROTOCOL_TINY', 'CHAIN_LENGTHS', 'LONG_LENGTHS',
+           'TASK_PROTOCOL', 'PRESETS', 'ModelConfig', 'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig',
+           'SMLConfig', 'OptimConfig', 'LogConfig', 'SFTConfig', 'ProtocolConfig', 'TrainConfig', 'ConfigError',
+           'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate', 'save_config', 'tiny_config',
            'd1_config', 'protocol_config', 'quickstart_config', 'get_preset', 'config_dirs', 'list_configs',
            'accelerate_config', 'resolve_config', 'load_config', 'check_model_path', 'parse_args', 'describe_config']
 
@@ -37,9 +37,9 @@ class ModelConfig:
 
 # %% ../nbs/07_config.ipynb #23c5626d
 TASKS = ('gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
-         'tiny_math', 'tiny_chain', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code')
+         'tiny_math', 'tiny_chain', 'tiny_countdown', 'tiny_sudoku', 'tiny_sudoku6x6', 'tiny_json', 'tiny_code')
 TaskName = Literal['gsm8k', 'math', 'countdown', 'sudoku', 'mbpp', 'humaneval', 'json',
-                   'tiny_math', 'tiny_chain', 'tiny_countdown', 'tiny_sudoku', 'tiny_json', 'tiny_code']
+                   'tiny_math', 'tiny_chain', 'tiny_countdown', 'tiny_sudoku', 'tiny_sudoku6x6', 'tiny_json', 'tiny_code']
 
 @dataclass
 class DataConfig:
@@ -557,7 +557,7 @@ def _sft_problems(cfg):
     return p
 
 # %% ../nbs/07_config.ipynb #f2632bbf
-PROTOCOL_TASKS = ('tiny_sudoku', 'tiny_countdown', 'tiny_chain')   # the tasks `16_rl_protocol` implements (pools, verifier, key)
+PROTOCOL_TASKS = ('tiny_sudoku', 'tiny_countdown', 'tiny_chain', 'tiny_sudoku6x6')   # the tasks `16_rl_protocol` implements (pools, verifier, key)
 
 def _protocol_problems(cfg):
     pr, d, p = cfg.protocol, cfg.data, _Problems()
@@ -659,11 +659,14 @@ PROTOCOL_TINY = {
     'protocol.enabled': True, 'protocol.select_every': 10, 'protocol.base_select_every': 50,
     'log.save_every': 0, 'log.report_to': ['csv'], 'log.sample_log_every': 0}
 CHAIN_LENGTHS = {f'{s}.{k}': v for s in ('sampler', 'eval_sampler') for k, v in dict(gen_length=48, steps=24, block_length=16).items()}
+LONG_LENGTHS = {f'{s}.{k}': v for s in ('sampler', 'eval_sampler') for k, v in dict(gen_length=96, steps=48, block_length=32).items()}   # 3 blocks
 TASK_PROTOCOL = {'tiny_sudoku': {},
                  'tiny_countdown': {'sft.steps': 3000, 'protocol.base_select_every': 100,           # completions are <= 10 tokens
                                     'sampler.gen_length': 16, 'sampler.steps': 8, 'sampler.block_length': 16,
                                     'eval_sampler.gen_length': 16, 'eval_sampler.steps': 8, 'eval_sampler.block_length': 16},
-                 'tiny_chain': {'sft.steps': 2000, 'protocol.base_select_every': 100, **CHAIN_LENGTHS}}          # completions are 25-40 tokens
+                 'tiny_chain': {'sft.steps': 2000, 'protocol.base_select_every': 100, **CHAIN_LENGTHS},          # completions are 25-40 tokens
+                 'tiny_sudoku6x6': {**LONG_LENGTHS, 'sft.steps': 2000, 'protocol.base_select_every': 100,        # completions are 94 tokens
+                                    'model.tiny': {**PROTOCOL_TINY['model.tiny'], 'max_position_embeddings': 160}}}   # 59-token prompts
 
 # %% ../nbs/07_config.ipynb #44bc8530
 def protocol_config(task,        # one of `TASK_PROTOCOL`: tiny_sudoku, tiny_countdown, tiny_chain
@@ -684,7 +687,7 @@ def quickstart_config() -> TrainConfig: # the config `daca-grpo train` runs when
 # %% ../nbs/07_config.ipynb #cac3a771
 PRESETS = {'tiny': tiny_config, 'quickstart': quickstart_config,
            'protocol_sudoku': lambda: protocol_config('tiny_sudoku'), 'protocol_countdown': lambda: protocol_config('tiny_countdown'),
-           'protocol_chain': lambda: protocol_config('tiny_chain'),
+           'protocol_chain': lambda: protocol_config('tiny_chain'), 'protocol_sudoku6x6': lambda: protocol_config('tiny_sudoku6x6'),
            **{f'tiny_{t}': (lambda t=t: tiny_config(f'tiny_{t}')) for t in ('math', 'chain', 'countdown', 'sudoku', 'json', 'code')},
            **{f'd1_{t}': (lambda t=t: d1_config(t)) for t in D1_MAX_STEPS}}
 

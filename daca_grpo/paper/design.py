@@ -14,7 +14,7 @@ from .protocol import ARM_METHODS, arm_overrides
 # %% ../../nbs/paper/20_design.ipynb #a7589401
 TABLE_METHODS = ('diffu_grpo', 'wd1', 'gdpo')
 VARIANT_LABELS = {'base': 'base', 'dps': '+DPS', 'sml': '+SML', 'dps_sml': '+DPS+SML'}   # variant -> the paper's label
-MAIN_TASKS = tuple(TASK_PROTOCOL)        # tiny_sudoku, tiny_countdown, tiny_chain: the tasks the protocol implements
+MAIN_TASKS = tuple(TASK_PROTOCOL)        # tiny_sudoku, tiny_countdown, tiny_chain, tiny_sudoku6x6: the tasks the protocol implements
 
 def variant_arm(method, variant) -> str:
     "The protocol's arm name of `method` with `variant` (one of `VARIANT_LABELS`), e.g. ('gdpo', 'dps_sml') -> 'gdpo_dps_sml'."
@@ -35,7 +35,7 @@ MAIN_TABLE = dict(tasks=MAIN_TASKS, arms=tuple(variant_arm(m, v) for m in TABLE_
 _QUICK = {'protocol.n_prompt_only': 64, 'protocol.n_valid': 64, 'protocol.n_test': 64, 'protocol.base_select_every': 100,
           'optim.max_steps': 8, 'protocol.select_every': 8, 'optim.prompts_per_step': 4, 'optim.num_generations': 4}
 PROFILES = {'quick': dict(seeds=2, overrides=_QUICK, task_overrides={'tiny_sudoku': {'sft.steps': 200}, 'tiny_countdown': {'sft.steps': 1000, 'protocol.base_select_every': 250},
-                                                               'tiny_chain': {'sft.steps': 300}}),
+                                                               'tiny_chain': {'sft.steps': 300}, 'tiny_sudoku6x6': {'sft.steps': 300}}),
             'full': dict(seeds=5, overrides={}, task_overrides={})}
 
 def profile_overrides(profile, task) -> dict:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 import torch
 from datasets import Dataset, DatasetDict
-from ..tasks.procedural import make_sudoku, make_countdown, make_chain, chain_value, chain_steps, _sudoku_solutions
+from ..tasks.procedural import make_sudoku, make_countdown, make_chain, chain_value, chain_steps, _sudoku_solutions, sudoku6_solve
 from ..tasks.rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, completion_texts
 from ..config import TrainConfig, ConfigError, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
 from ..sft import sft_train
@@ -36,7 +36,7 @@ def pool_of(key: str, seed: int = 0, fracs=POOL_FRACS) -> str:
     edges = torch.tensor(fracs, dtype=torch.float64).cumsum(0).tolist()
     return next((p for p, e in zip(POOLS, edges) if h < e), POOLS[-1])
 
-PROTOCOL_NOTE = "the protocol covers tiny_sudoku, tiny_countdown and tiny_chain"
+PROTOCOL_NOTE = "the protocol covers tiny_sudoku, tiny_countdown, tiny_chain and tiny_sudoku6x6"
 
 def _protocol_spec(task):
     "The registry's `TaskSpec` of `task` (10_evaluate) when the protocol covers it (it has a `protocol_draw`), else a ValueError."
@@ -80,7 +80,8 @@ def pool_sha256(ds) -> str:
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #48b9e653
 def sudoku_solve(puzzle: str) -> str:
-    "The unique solution of a 16-digit 4x4 puzzle (0 = blank)."
+    "The unique solution of a 16-digit 4x4 puzzle, or of a 36-digit 6x6 one (0 = blank)."
+    if len(puzzle) == 36: return sudoku6_solve(puzzle)
     sols = _sudoku_solutions([int(c) for c in puzzle], limit=2)
     if len(sols) != 1: raise ValueError(f"puzzle {puzzle} has {len(sols)} solutions (a verifier needs exactly one)")
     return sols[0]
@@ -106,7 +107,7 @@ def sudoku_verifier_reward(prompts=None, completions=(), puzzle=None, keep_given
     out = sudoku_reward(prompts, texts, puzzle=puzzle, solution=[sudoku_solve(p) for p in puzzle])
     if keep_givens:
         for i, (t, p) in enumerate(zip(texts, puzzle)):
-            d = (_answer_digits(t) + '0' * 16)[:16]
+            d = (_answer_digits(t) + '0' * len(p))[:len(p)]
             if any(c != '0' and d[j] != c for j, c in enumerate(p)): out[i] = 0.0
     return out
 
@@ -115,7 +116,7 @@ def protocol_rewards(task, keep_givens=False) -> list:
     "The RL reward functions of `task` under the protocol (TRL signature; no label column needed)."
     if task == 'tiny_countdown': return [countdown_reward]
     if task == 'tiny_chain': return [chain_verifier_reward]
-    if task != 'tiny_sudoku': raise ValueError(f"the protocol covers tiny_sudoku, tiny_countdown and tiny_chain, not {task!r}")
+    if task not in ('tiny_sudoku', 'tiny_sudoku6x6'): raise ValueError(f"{PROTOCOL_NOTE}, not {task!r}")
     def sudoku_verifier(prompts=None, completions=(), **columns):
         return sudoku_verifier_reward(prompts, completions, keep_givens=keep_givens, **columns)
     return [sudoku_verifier]
@@ -217,7 +218,8 @@ def sft_step_passes(cfg) -> float: return 3.0 * cfg.sft.batch_size
 # %% ../../nbs/paper/16_rl_protocol.ipynb #b5e97740
 TASK_POOLS = {'tiny_sudoku': dict(n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200),
               'tiny_countdown': dict(n_labelled=180, n_prompt_only=450, n_valid=150, n_test=150),
-              'tiny_chain': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200)}
+              'tiny_chain': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200),
+              'tiny_sudoku6x6': dict(n_labelled=100, n_prompt_only=2000, n_valid=200, n_test=200)}
 
 def protocol_sizes(cfg) -> dict:
     "The pool sizes of `cfg`: `cfg.protocol.n_*`, where None is the task's default in `TASK_POOLS`."
@@ -450,9 +452,9 @@ def rollout_diagnostics(model, tokenizer, task, dataset, sampler, n_prompts=64, 
     texts = tokenizer.batch_decode(out.completion_ids, skip_special_tokens=True)
     groups = [texts[i:i + group_size] for i in range(0, len(texts), group_size)]
     res = {'distinct_per_group': sum(len(set(g)) for g in groups) / len(groups)}
-    if task == 'tiny_sudoku':
+    if task in ('tiny_sudoku', 'tiny_sudoku6x6'):
         pz = [p for p in rows['puzzle'] for _ in range(group_size)]
-        changed = [any(c != '0' and (_answer_digits(t) + '0' * 16)[j] != c for j, c in enumerate(p)) for t, p in zip(texts, pz)]
+        changed = [any(c != '0' and (_answer_digits(t) + '0' * len(p))[j] != c for j, c in enumerate(p)) for t, p in zip(texts, pz)]
         res['givens_overwritten'] = sum(changed) / len(changed)
     return res
 

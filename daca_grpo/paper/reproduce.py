@@ -53,7 +53,7 @@ def _seed_dir(root, task, seed): return Path(root) / task / f'seed{seed}'
 def _main_stages(profile, root, seeds) -> list:
     out = []
     for task in MAIN_TABLE['tasks']:
-        for s in seeds[task]:
+        for s in seeds.get(task, ()):   # a task left out of `seeds` has no stages
             d, over = str(_seed_dir(root, task, s) / 'default'), _pairs(profile_overrides(profile, task))
             out += [(None, Job('base', task, s, 'base', d, d, over))] + [(None, Job('arm', task, s, a, d, d, over)) for a in MAIN_TABLE['arms']]
             out.append((None, Job('control', task, s, 'sft_control', d, d, over, MAIN_TABLE['arms'])))
@@ -64,7 +64,7 @@ def _ablation_stages(name, profile, root, seeds) -> list:
     ab, out = ABLATIONS[name], []
     for task in ab.tasks:
         prof = profile_overrides(profile, task)
-        for s in seeds[task]:
+        for s in seeds.get(task, ()):   # a task left out of `seeds` has no stages
             for v in (ab.ref, *(x for x in ab.values if x != ab.ref)):   # the reference first: runs take cells in this order
                 ch = changed_overrides(task, prof, ablation_overrides(ab, v, task, prof))
                 d, b = (str(_seed_dir(root, task, s) / cell_tag(x)) for x in (ch, base_part(ch)))

@@ -255,6 +255,11 @@ def _tiny_countdown(): return _like(_countdown(), 'tiny_countdown', P.make_count
 def _tiny_sudoku(): return _like(_sudoku(), 'tiny_sudoku', P.make_sudoku, protocol_style='compact',
                                  protocol_draw=_protocol_draw(P.make_sudoku, 'compact'), protocol_key=lambda r: r['solution'])
 
+@register_task('tiny_sudoku6x6')
+def _tiny_sudoku6x6(): return _like(_sudoku(), 'tiny_sudoku6x6', P.make_sudoku6x6, protocol_style='scratchpad', normalize_record=None,
+                                    description='procedural 6x6 Sudoku (make_sudoku6x6), 94-token completions with a scratchpad; scorer as sudoku',
+                                    protocol_draw=_protocol_draw(P.make_sudoku6x6, 'scratchpad'), protocol_key=lambda r: r['solution'])
+
 @register_task('tiny_json')
 def _tiny_json(): return _like(_json(), 'tiny_json', P.make_json)
 

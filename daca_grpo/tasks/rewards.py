@@ -339,13 +339,14 @@ def countdown_reward(prompts=None,   # the prompts (unused)
     return out
 
 # %% ../../nbs/tasks/02_rewards.ipynb #64d90b08
-def sudoku_cell_score(cand:str,     # the proposed 16-character grid
-                      puzzle:str,   # 16 digits, 0 = blank
-                      solution:str, # the 16-digit solution
+def sudoku_cell_score(cand:str,     # the proposed grid's digits
+                      puzzle:str,   # 16 digits (4x4) or 36 (6x6), 0 = blank
+                      solution:str, # the solution, as long as the puzzle
                      )->tuple[int, int]: # `(correct blank cells, blank cells)`
-    "`(correct, blanks)`: blank cells of `puzzle` where the 16-char (padded/cut) `cand` matches `solution`."
-    cand = (cand + '0' * 16)[:16]
-    blanks = [i for i in range(min(16, len(puzzle))) if puzzle[i] == '0']
+    "`(correct, blanks)`: blank cells of `puzzle` where `cand`, padded or cut to the grid's cells (16, or 36 for a 6x6 puzzle), matches `solution`."
+    cells = 36 if len(puzzle) == 36 else 16                   # d1's 16 for anything that is not a 6x6 puzzle
+    cand = (cand + '0' * cells)[:cells]
+    blanks = [i for i in range(min(cells, len(puzzle))) if puzzle[i] == '0']
     return sum(1 for i in blanks if i < len(solution) and cand[i] == solution[i]), len(blanks)
 
 def sudoku_reward(prompts=None,   # the prompts (unused)
