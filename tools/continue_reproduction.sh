@@ -14,9 +14,9 @@ FROZEN=$(mktemp -d /tmp/daca-repro.XXXXXX)
 git -C "$REPO" archive HEAD daca_grpo configs settings.ini | tar -x -C "$FROZEN"
 git -C "$REPO" rev-parse --short HEAD > "$FROZEN/COMMIT"
 mkdir -p "$REPO/results/reproduce"
+cd "$FROZEN"    # run from the copy: from the checkout, `python -m` would put its daca_grpo first on sys.path, ahead of PYTHONPATH
 PYTHONPATH="$FROZEN" OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile full --root "$REPO/results/reproduce" --plan "$@" | sed -n 1p   # what is left
 echo "running daca_grpo $(cat "$FROZEN/COMMIT") from $FROZEN; log: $REPO/results/reproduce/continue.log"
-cd "$REPO"
 PYTHONPATH="$FROZEN" OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 DACA_CODE_COMMIT="$(cat "$FROZEN/COMMIT")" \
   nohup python -m daca_grpo.paper.reproduce --profile full --root "$REPO/results/reproduce" --out "$REPO/paper_figures" "$@" \
   >> "$REPO/results/reproduce/continue.log" 2>&1 &
