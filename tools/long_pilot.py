@@ -19,14 +19,15 @@ checking out 07a32ab). Four runs on seed 0:
     * ROLLOUTS: the dual cache stays (exact rollouts do not fit the budget); if run 3's late validation exceeds run 2's by
       more than 2 pp, every conclusion of the long task names the cached rollouts as a possible cause.
     * SIZE: the 64 x 2 model stays if GO holds; run 4 is the first fallback if it fails.
-  Outcome: GO by 0.4 pp. The five-seed comparison that followed (nbs/paper/21_main_results.ipynb) found diffu-GRPO above
-  the base but the matched-compute SFT control above diffu-GRPO: more SFT of the same 100 puzzles kept paying far beyond
-  the base's 2000 steps (seed 0's control validated 0.604 after 12,320 more SFT steps, against the base's 0.569). The rule
-  had not looked at the control; the second design does.
+  Outcome: GO by 0.4 pp. The comparison that followed (nbs/paper/21_main_results.ipynb) found diffu-GRPO above the base
+  at five seeds, but not above the matched-compute SFT control at seeds 0-2 (-0.3 pp [-8.8, +8.2]; no results of seeds 3-4
+  could lift that interval above zero, so they were not run): on seeds 0 and 1 more SFT of the same 100 puzzles kept
+  paying long after the base's best checkpoint (+3.5 and +3.1 pp on validation, best after 12,320 more SFT steps); on
+  seed 2 it did not. The rule had not looked at the control; the second design's does.
 
 SECOND DESIGN, "SFT to its plateau" (the setting now): the base gets 20,000 SFT steps, validated every 1,000, so that it
 is the best SFT can do with the labelled puzzles rather than an early point of a curve still rising (chosen from the first
-design's control curves, which level off near 12,000 steps of further SFT; not tuned on this pilot). Three runs on seed
+design's control curves, which levelled off after about 13,400 SFT steps in all on seeds 0 and 1; not tuned on this pilot). Three runs on seed
 0, the main table's own seed-0 stages (results/reproduce/full/tiny_sudoku6x6/seed0/default/): `base`, `diffu_grpo` from it,
 and the matched-compute `sft_control` from it.
   Rule (written before the runs, committed before any of them):
