@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['BASE_KEYS', 'REWARD_KEYS', 'TABLES', 'ROW_ORDER', 'REPO_URL', 'control_budget', 'changed_overrides', 'cell_tag',
            'base_part', 'table_stages', 'job_done', 'base_done', 'code_commit', 'stage_meta', 'run_job', 'order_jobs',
-           'run_jobs', 'settings_diff', 'write_manifests', 'default_root', 'records_elsewhere', 'profile_stages',
-           'reproduce', 'stage_seconds', 'stage_plan', 'plan_markdown', 'reproduce_main']
+           'run_jobs', 'settings_diff', 'write_manifests', 'default_root', 'records_elsewhere', 'selected',
+           'profile_stages', 'reproduce', 'stage_seconds', 'stage_plan', 'plan_markdown', 'reproduce_main']
 
 # %% ../../nbs/paper/20_reproduce.ipynb #1c3716ab
 import argparse, functools, json, math, os, sys, time
@@ -267,6 +267,16 @@ def records_elsewhere(profile, root=None) -> str:
     return (f"the full profile's finished stages are committed in the repository ({REPO_URL}, in results/reproduce/full/), not in the installed package, "
             f"and there is no results/reproduce/full here: run this in a clone (git clone {REPO_URL} && cd daca_grpo && pip install -e .)")
 
+def _check_names(names, jobs):
+    "`names` if each is the name of a stage among `jobs`, else a ConfigError naming the choices."
+    known = sorted({j.name for j in jobs})
+    if bad := [n for n in names or () if n not in known]: raise ConfigError(f"unknown stage {bad[0]!r} in --stages: one of {', '.join(known)}")
+    return names
+
+def selected(jobs, tasks=None, names=None) -> list:
+    "The jobs of `tasks` (all if None) named in `names` (all if None); bases always, as every other stage starts from one (done ones are skipped)."
+    return [j for j in jobs if (tasks is None or j.task in tasks) and (names is None or j.name in names or j.kind == 'base')]
+
 def profile_stages(profile='quick', only=None, root=None, tasks=None, log=print) -> tuple:
     "(tables, tasks, seeds, {table: stages}, jobs) of `reproduce`'s arguments: the names checked, every stage the tables read built (nothing run or written)."
     tables, tasks = _check_tables(only), _check_run_tasks(tasks)
@@ -285,14 +295,16 @@ def reproduce(profile='quick',     # 'quick' (minutes on 2 cores: a pipeline che
               collect_only=False,  # only write the tables from the stages on disk; run and record nothing
               command=None,        # the command the tables name as their provenance; None: the CLI equivalent
               log=print,           # where the progress lines go
-              tasks=None           # run only these tasks' stages (the tables still read every task)
+              tasks=None,          # run only these tasks' stages (the tables still read every task)
+              names=None           # run only the stages of these names ('base', 'sft_control', arms); bases always run when missing
              ) -> dict:            # ran, skipped, failed [(job, error)], jobs, minutes, paths {table: [files]}
     "Run every stage the tables `only` need at `profile` that is not done yet, then write the tables."
     if workers < 1: raise ConfigError(f"workers={workers}: run with at least 1 (--workers N; one torch thread each)")
     t0, out = time.time(), Path(out) / ('' if profile == 'full' else profile)
     tables, tasks, seeds, stages, jobs = profile_stages(profile, only, root, tasks, log)
+    names = _check_names(names, jobs)
     if not collect_only: write_manifests(jobs)                                # collecting reads the tree, never writes into it
-    mine = [j for j in jobs if tasks is None or j.task in tasks]                 # the tables always read every task's finished stages
+    mine = selected(jobs, tasks, names)                                          # the tables always read every task's finished stages
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
     rows = {tb: read_rows(stages[tb], tb) for tb in tables}
@@ -356,6 +368,8 @@ def _parser():
     ap.add_argument('--profile', default='quick', help=f"one of {', '.join(PROFILES)} (quick: minutes on 2 CPU cores, a pipeline check)")
     ap.add_argument('--only', nargs='+', metavar='TABLE', help=f"any of {', '.join(TABLES)} (default: all)")
     ap.add_argument('--tasks', nargs='+', metavar='TASK', help=f"run only the stages of these tasks, of {', '.join(MAIN_TASKS)}; the tables still show every finished stage")
+    ap.add_argument('--stages', nargs='+', metavar='NAME', help="run only the stages of these names (base, sft_control or an arm such as diffu_grpo; missing bases always run), "
+                    "e.g. base diffu_grpo sft_control: the comparison that decides whether a task counts, before its other cells")
     ap.add_argument('--root', help='where the stages are kept (<root>/<profile>/...); default: results/reproduce for the full profile (the committed results), runs/reproduce otherwise')
     ap.add_argument('--out', default='paper_figures', help='where the tables go (the full profile; other profiles: <out>/<profile>/)')
     ap.add_argument('--workers', type=int, default=2, help='parallel processes (one torch thread each)')
@@ -380,10 +394,10 @@ def reproduce_main(argv=None) -> int:
         if note and a.collect_only: raise ConfigError(f"--collect-only: {note}")
         if a.plan:
             jobs = profile_stages(a.profile, a.only, a.root, a.tasks, log=lambda s: None)[-1]
-            print(plan_markdown(stage_plan(jobs, a.tasks))); return 0
+            print(plan_markdown(stage_plan(selected(jobs, names=_check_names(a.stages, jobs)), a.tasks))); return 0
         if a.recipes: paths, res = write_recipes(a.out, command=cmd), {'failed': []}
         else:
-            res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks)
+            res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks, names=a.stages)
             paths = [p for ps in res['paths'].values() for p in ps]
     except ConfigError as e: print(f"reproduce: {e}", file=sys.stderr); return 2
     for p in paths: print(p)
