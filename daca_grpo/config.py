@@ -666,7 +666,7 @@ TASK_PROTOCOL = {'tiny_sudoku': {},
                                     'eval_sampler.gen_length': 16, 'eval_sampler.steps': 8, 'eval_sampler.block_length': 16},
                  'tiny_chain': {'sft.steps': 2000, 'protocol.base_select_every': 100, **CHAIN_LENGTHS},          # completions are 25-40 tokens
                  'tiny_sudoku6x6': {**LONG_LENGTHS, 'sft.steps': 20000, 'protocol.base_select_every': 1000,      # completions are 94 tokens; SFT to its
-                                    # plateau: after 2,000 steps more SFT still gained 5 pp (the first design, tools/long_pilot.py)
+                                    # plateau: after 2,000 steps more SFT still gained 3-3.5 pp on validation in 2 of 3 seeds (tools/long_pilot.py)
                                     'sampler.cache': 'dual',     # rollouts 2.9x cheaper (evaluation stays exact): tools/long_pilot.py
                                     'model.tiny': {**PROTOCOL_TINY['model.tiny'], 'max_position_embeddings': 160}}}   # 59-token prompts
 
