@@ -273,9 +273,15 @@ def _check_names(names, jobs):
     if bad := [n for n in names or () if n not in known]: raise ConfigError(f"unknown stage {bad[0]!r} in --stages: one of {', '.join(known)}")
     return names
 
-def selected(jobs, tasks=None, names=None) -> list:
-    "The jobs of `tasks` (all if None) named in `names` (all if None); bases always, as every other stage starts from one (done ones are skipped)."
-    return [j for j in jobs if (tasks is None or j.task in tasks) and (names is None or j.name in names or j.kind == 'base')]
+def _check_seeds(seeds, jobs):
+    "`seeds` if each is a seed of some stage among `jobs`, else a ConfigError naming the choices."
+    known = sorted({j.seed for j in jobs})
+    if bad := [s for s in seeds or () if s not in known]: raise ConfigError(f"unknown seed {bad[0]} in --seeds: one of {', '.join(map(str, known))}")
+    return seeds
+
+def selected(jobs, tasks=None, names=None, seeds=None) -> list:
+    "The jobs of `tasks` and `seeds` (all if None) named in `names` (all if None); bases always, as every other stage starts from one (done ones are skipped)."
+    return [j for j in jobs if (tasks is None or j.task in tasks) and (seeds is None or j.seed in seeds) and (names is None or j.name in names or j.kind == 'base')]
 
 def profile_stages(profile='quick', only=None, root=None, tasks=None, log=print) -> tuple:
     "(tables, tasks, seeds, {table: stages}, jobs) of `reproduce`'s arguments: the names checked, every stage the tables read built (nothing run or written)."
@@ -296,21 +302,22 @@ def reproduce(profile='quick',     # 'quick' (minutes on 2 cores: a pipeline che
               command=None,        # the command the tables name as their provenance; None: the CLI equivalent
               log=print,           # where the progress lines go
               tasks=None,          # run only these tasks' stages (the tables still read every task)
-              names=None           # run only the stages of these names ('base', 'sft_control', arms); bases always run when missing
+              names=None,          # run only the stages of these names ('base', 'sft_control', arms); bases always run when missing
+              seeds=None           # run only the stages of these seeds (the tables still read every seed)
              ) -> dict:            # ran, skipped, failed [(job, error)], jobs, minutes, paths {table: [files]}
     "Run every stage the tables `only` need at `profile` that is not done yet, then write the tables."
     if workers < 1: raise ConfigError(f"workers={workers}: run with at least 1 (--workers N; one torch thread each)")
     t0, out = time.time(), Path(out) / ('' if profile == 'full' else profile)
-    tables, tasks, seeds, stages, jobs = profile_stages(profile, only, root, tasks, log)
-    names = _check_names(names, jobs)
+    tables, tasks, task_seeds, stages, jobs = profile_stages(profile, only, root, tasks, log)
+    names, seeds = _check_names(names, jobs), _check_seeds(seeds, jobs)
     if not collect_only: write_manifests(jobs)                                # collecting reads the tree, never writes into it
-    mine = selected(jobs, tasks, names)                                          # the tables always read every task's finished stages
+    mine = selected(jobs, tasks, names, seeds)                                          # the tables always read every task's finished stages
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
     rows = {tb: read_rows(stages[tb], tb) for tb in tables}
-    paths = {tb: _write(tb, rows[tb], out, command, _note(profile, seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables if rows[tb]}   # a table with no finished cell: no file
+    paths = {tb: _write(tb, rows[tb], out, command, _note(profile, task_seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables if rows[tb]}   # a table with no finished cell: no file
     long = [tb for tb in tables if tb.startswith('ablation_long_steps_') and rows[tb]]      # the four 2x-steps ablations, read together (20a_tables)
-    if long: paths['long_steps'] = write_long_steps([r for tb in long for r in rows[tb]], out, command, _note(profile, seeds, jobs_of(s for tb in long for s in stages[tb])))
+    if long: paths['long_steps'] = write_long_steps([r for tb in long for r in rows[tb]], out, command, _note(profile, task_seeds, jobs_of(s for tb in long for s in stages[tb])))
     log(f"reproduce {profile}: {res['ran']} stages run, {res['skipped']} already done, {len(res['failed'])} failed, {(time.time() - t0) / 60:.1f} min")
     return dict(res, jobs=len(jobs), minutes=(time.time() - t0) / 60, paths=paths)
 
@@ -370,6 +377,7 @@ def _parser():
     ap.add_argument('--tasks', nargs='+', metavar='TASK', help=f"run only the stages of these tasks, of {', '.join(MAIN_TASKS)}; the tables still show every finished stage")
     ap.add_argument('--stages', nargs='+', metavar='NAME', help="run only the stages of these names (base, sft_control or an arm such as diffu_grpo; missing bases always run), "
                     "e.g. base diffu_grpo sft_control: the comparison that decides whether a task counts, before its other cells")
+    ap.add_argument('--seeds', nargs='+', type=int, metavar='N', help="run only the stages of these seeds (e.g. 0 1 2: a table's first three seeds, where a budget cuts the rest); the tables still show every finished seed")
     ap.add_argument('--root', help='where the stages are kept (<root>/<profile>/...); default: results/reproduce for the full profile (the committed results), runs/reproduce otherwise')
     ap.add_argument('--out', default='paper_figures', help='where the tables go (the full profile; other profiles: <out>/<profile>/)')
     ap.add_argument('--workers', type=int, default=2, help='parallel processes (one torch thread each)')
@@ -394,10 +402,10 @@ def reproduce_main(argv=None) -> int:
         if note and a.collect_only: raise ConfigError(f"--collect-only: {note}")
         if a.plan:
             jobs = profile_stages(a.profile, a.only, a.root, a.tasks, log=lambda s: None)[-1]
-            print(plan_markdown(stage_plan(selected(jobs, names=_check_names(a.stages, jobs)), a.tasks))); return 0
+            print(plan_markdown(stage_plan(selected(jobs, names=_check_names(a.stages, jobs), seeds=_check_seeds(a.seeds, jobs)), a.tasks))); return 0
         if a.recipes: paths, res = write_recipes(a.out, command=cmd), {'failed': []}
         else:
-            res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks, names=a.stages)
+            res = reproduce(a.profile, a.only, a.root, a.out, a.workers, collect_only=a.collect_only, command=cmd, tasks=a.tasks, names=a.stages, seeds=a.seeds)
             paths = [p for ps in res['paths'].values() for p in ps]
     except ConfigError as e: print(f"reproduce: {e}", file=sys.stderr); return 2
     for p in paths: print(p)
