@@ -62,4 +62,10 @@ def test_the_study_cells_are_the_ones_fixed_before_it_ran():
         if c['step'] == steps[0]: assert c['cell'] == 'default' and c['todo'] <= 5 and c['name'].startswith('diffu_grpo_'), c
         if c['step'] == steps[1]: assert c['cell'] == 'sampler.steps=96' and c['todo'] <= 3 and c['name'] in ('diffu_grpo', 'diffu_grpo_dps'), c
         if c['step'] == steps[2]: assert c['cell'] == 'default' and c['todo'] <= 3 and c['name'].startswith(('wd1', 'gdpo')), c
-    assert {c['step'] for c in cells} <= set(steps) and len(cells) <= 3 + 2 + 8
+        # the amendment: what the first estimate cut, after a-c
+        if c['step'] == steps[3]: assert c['cell'] == 'default' and c['todo'] <= 2 and c['name'].startswith(('wd1', 'gdpo')), c
+        if c['step'] == steps[4]: assert c['cell'] in ('dps.lam=1.0', 'dps.lam=2.0') and c['todo'] <= 3 and c['name'] == 'wd1_dps', c
+        if c['step'] == steps[5]: assert c['cell'] in ('sml.K=2', 'sml.K=8') and c['todo'] <= 3 and c['name'] == 'diffu_grpo_sml', c
+        if c['step'] == steps[6]: assert c['cell'] == 'sampler.steps=96' and c['todo'] <= 3 and c['name'] in ('wd1', 'wd1_dps'), c
+    assert {c['step'] for c in cells} <= set(steps) and len(cells) <= 3 + 2 + 8 + 8 + 2 + 2 + 2
+    assert [s[-1] for s in S.STUDY] == [None, None, (0, 1, 2), (3, 4), None, None, None]           # five seeds for every main-table cell at most

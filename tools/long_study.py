@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """The long-output task's study after its pilot, run in the order and within the budget fixed before it ran
-(nbs/paper/21_main_results.ipynb, "What the second design costs, and the cut"; committed before any stage below).
+(nbs/paper/21_main_results.ipynb, "What the second design costs, and the cut"; committed before any stage below;
+its amendment, 3., committed before any stage of the study finished).
 
 1. THE DECISION. The base, diffu-GRPO and the matched-compute SFT control at five seeds (`reproduce --only main --tasks
    tiny_sudoku6x6 --stages base diffu_grpo sft_control`). The task counts only if diffu-GRPO minus the base and diffu-GRPO
@@ -10,7 +11,14 @@
      a. diffu-GRPO + DPS, + SML and + DPS + SML at five seeds;
      b. the 2x-steps table (96 denoising steps instead of 48) for diffu-GRPO and diffu-GRPO + DPS at seeds 0-2;
      c. wd1, GDPO and their plug-ins at seeds 0-2, in the main table's order.
-   Cut outright: seeds 3-4 of wd1's and GDPO's cells, the 2x-steps cells of wd1, the DPS-lambda and SML-K ablations.
+   Cut at first: seeds 3-4 of wd1's and GDPO's cells, the 2x-steps cells of wd1, the DPS-lambda and SML-K ablations.
+3. THE AMENDMENT (2026-12-06, after the decision and before any stage of a-c finished; from cost alone). Priced at the
+   seconds of seeds 1-4, which ran faster than seed 0, a-c come to about 29.6 core-hours, not 38.9, so what was cut
+   follows them, under the same rule, in this order:
+     d. seeds 3-4 of wd1's and GDPO's eight cells (every method's row at five seeds);
+     e. the DPS-lambda ablation (wd1 + DPS at lambda 1 and 2; 0.5 is the main table's cell), seeds 0-2;
+     f. the SML-K ablation (diffu-GRPO + SML at K = 2 and 8; 4 is the main table's), seeds 0-2;
+     g. the 2x-steps cells of wd1 and wd1 + DPS, seeds 0-2.
 
 The spent core-hours are the first design's stages (results/pilot/first_design), its design runs outside them
 (DESIGN_RUN_HOURS) and every stage of the long task under the main root, from their `.meta.json`.
@@ -29,10 +37,16 @@ BUDGET_HOURS = 40.0
 DESIGN_RUN_HOURS = 0.5      # the first design's size and rollout runs outside its stages (21_main_results)
 STEPS_FACTOR = 1.9          # a 96-step stage against a 48-step one, priced from seed 0's diffu-GRPO (rollouts 805 s, evaluations about 380 s of 1,335 s: both doubled)
 SEEDS_DECISION = 5
+WD1_GDPO = ('wd1', 'wd1_dps', 'wd1_sml', 'wd1_dps_sml', 'gdpo', 'gdpo_dps', 'gdpo_sml', 'gdpo_dps_sml')
 STUDY = [  # (title, tables, stage names, seeds or None for all of the table's)
     ('a. diffu-GRPO plug-ins, five seeds', ('main',), ('diffu_grpo_dps', 'diffu_grpo_sml', 'diffu_grpo_dps_sml'), None),
     ('b. 2x steps: diffu-GRPO and + DPS, seeds 0-2', ('ablation_long_steps_diffu_grpo', 'ablation_long_steps_diffu_grpo_dps'), ('diffu_grpo', 'diffu_grpo_dps'), None),
-    ('c. wd1, GDPO and their plug-ins, seeds 0-2', ('main',), ('wd1', 'wd1_dps', 'wd1_sml', 'wd1_dps_sml', 'gdpo', 'gdpo_dps', 'gdpo_sml', 'gdpo_dps_sml'), (0, 1, 2))]
+    ('c. wd1, GDPO and their plug-ins, seeds 0-2', ('main',), WD1_GDPO, (0, 1, 2)),
+    # the amendment (docstring, 3.): what the first estimate cut, in this order, under the same rule
+    ('d. wd1, GDPO and their plug-ins, seeds 3-4', ('main',), WD1_GDPO, (3, 4)),
+    ('e. DPS-lambda ablation (wd1 + DPS), seeds 0-2', ('ablation_long_dps_lambda',), ('wd1_dps',), None),
+    ('f. SML-K ablation (diffu-GRPO + SML), seeds 0-2', ('ablation_long_sml_K',), ('diffu_grpo_sml',), None),
+    ('g. 2x steps: wd1 and + DPS, seeds 0-2', ('ablation_long_steps_wd1', 'ablation_long_steps_wd1_dps'), ('wd1', 'wd1_dps'), None)]
 
 
 def main_root(root=None): return Path(root or REPO / 'results' / 'reproduce')
