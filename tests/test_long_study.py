@@ -35,6 +35,9 @@ def test_the_first_cell_that_does_not_fit_ends_the_study():
     assert [c['fits'] for c in got] == [True, True, False, False, False], got         # 0.5 would fit, but the order ends it at 5.0
     assert [c['total'] for c in got] == [37.0, 38.0, 38.0, 38.0, 38.0], got
     assert [c['fits'] for c in S.fit(0.0, [dict(hours=None), dict(hours=1.0)])] == [False, False]   # an unmeasured cost is not promised
+    pair = [dict(hours=1.0), dict(hours=2.0, group='g'), dict(hours=2.0, group='g')]
+    assert [c['fits'] for c in S.fit(35.0, pair, budget=40.0)] == [True, True, True]
+    assert [c['fits'] for c in S.fit(36.5, pair, budget=40.0)] == [True, False, False]   # the pair's first cell alone would fit: both or neither
 
 
 def test_spent_hours_counts_the_first_design_its_runs_and_every_long_stage(tmp_path):

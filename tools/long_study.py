@@ -19,6 +19,7 @@ its amendment, 3., committed before any stage of the study finished).
      e. the DPS-lambda ablation (wd1 + DPS at lambda 1 and 2; 0.5 is the main table's cell), seeds 0-2;
      f. the SML-K ablation (diffu-GRPO + SML at K = 2 and 8; 4 is the main table's), seeds 0-2;
      g. the 2x-steps cells of wd1 and wd1 + DPS, seeds 0-2.
+   A 2x-steps step (b, g) runs both its cells or neither: its question is DPS against no DPS at 96 steps.
 
 The spent core-hours are the first design's stages (results/pilot/first_design), its design runs outside them
 (DESIGN_RUN_HOURS) and every stage of the long task under the main root, from their `.meta.json`.
@@ -47,6 +48,8 @@ STUDY = [  # (title, tables, stage names, seeds or None for all of the table's)
     ('e. DPS-lambda ablation (wd1 + DPS), seeds 0-2', ('ablation_long_dps_lambda',), ('wd1_dps',), None),
     ('f. SML-K ablation (diffu-GRPO + SML), seeds 0-2', ('ablation_long_sml_K',), ('diffu_grpo_sml',), None),
     ('g. 2x steps: wd1 and + DPS, seeds 0-2', ('ablation_long_steps_wd1', 'ablation_long_steps_wd1_dps'), ('wd1', 'wd1_dps'), None)]
+
+WHOLE_STEPS = {STUDY[1][0], STUDY[6][0]}     # the 2x-steps tables compare plain with + DPS at 96 steps: both cells or neither
 
 
 def main_root(root=None): return Path(root or REPO / 'results' / 'reproduce')
@@ -78,10 +81,12 @@ def spent_hours(root=None, first_root=FIRST_ROOT):
 
 
 def fit(spent, cells, budget=BUDGET_HOURS):
-    "`cells` ({'hours': estimate or None, ...}) in order, each with `fits` and the running `total`; the first that does not fit ends the study."
+    """`cells` ({'hours': estimate or None, 'group': optional, ...}) in order, each with `fits` and the running `total`; the first
+    that does not fit ends the study. Cells of one `group` run all or none: each needs the hours of the group's cells from it on."""
     out, stopped = [], False
-    for c in cells:
-        stopped = stopped or c['hours'] is None or spent + c['hours'] > budget         # a cost nothing has measured is not promised
+    for i, c in enumerate(cells):
+        need = [x['hours'] for x in cells[i:] if x is c or (c.get('group') is not None and x.get('group') == c['group'])]
+        stopped = stopped or None in need or spent + sum(need) > budget                 # a cost nothing has measured is not promised
         if not stopped: spent += c['hours']
         out.append(dict(c, fits=not stopped, total=spent))
     return out
@@ -100,7 +105,8 @@ def study_cells(root=None, log=lambda s: None):
             for cell in sorted({Path(j.out).name for j in todo}):
                 r, n = plan[TASK, cell, name], sum(Path(j.out).name == cell for j in todo)
                 each = r['sec_each'] and r['sec_each'] * (STEPS_FACTOR if 'sampler.steps=96' in cell and r['basis'] != 'this cell' else 1)
-                cells.append(dict(step=title, tables=tables, name=name, cell=cell, seeds=seeds, todo=n, hours=each and each * n / 3600))
+                cells.append(dict(step=title, tables=tables, name=name, cell=cell, seeds=seeds, todo=n, hours=each and each * n / 3600,
+                                  group=title if title in WHOLE_STEPS else None))
     return cells
 
 
