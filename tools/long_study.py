@@ -96,7 +96,7 @@ def study_cells(root=None, log=lambda s: None):
     "One dict per cell of the study, in its order: step, table(s), stage name, cell directory, seeds to run, estimated core-hours (None: not measured)."
     from daca_grpo.paper.reproduce import profile_stages, jobs_of, selected, stage_plan, job_done
     _, _, _, stages, jobs = profile_stages('full', sorted({t for _, tables, _, _ in STUDY for t in tables}), str(main_root(root)), [TASK], log)
-    plan, cells = {(r['task'], r['cell'], r['stage']): r for r in stage_plan(jobs)}, []     # priced from every finished stage of every task
+    plan, cells = {(r['task'], r['cell'], r['stage']): r for r in stage_plan(jobs)}, []     # `stage_plan`: this cell's median seconds, else this task's stages of that name, else other tasks' scaled
     for title, tables, names, seeds in STUDY:
         mine = jobs_of(s for t in tables for s in stages[t])
         for name in names:
