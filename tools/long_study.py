@@ -55,10 +55,10 @@ WHOLE_STEPS = {STUDY[1][0], STUDY[6][0]}     # the 2x-steps tables compare plain
 def main_root(root=None): return Path(root or REPO / 'results' / 'reproduce')
 
 
-def long_records(task_dir, arms=('base', 'diffu_grpo', 'sft_control')):
-    "{(arm, seed): record} of the main table's cell (seed*/default) under `task_dir`."
+def long_records(task_dir, arms=('base', 'diffu_grpo', 'sft_control'), cell='default'):
+    "{(arm, seed): record} of one cell (seed*/`cell`; default: the main table's) under `task_dir`."
     return {(a, int(d.parent.name[4:])): json.loads((d / f'{a}.json').read_text())
-            for d in sorted(Path(task_dir).glob('seed*/default')) for a in arms if (d / f'{a}.json').exists()}
+            for d in sorted(Path(task_dir).glob(f'seed*/{cell}')) for a in arms if (d / f'{a}.json').exists()}
 
 
 def decision(records, seeds=SEEDS_DECISION):
