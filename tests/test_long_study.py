@@ -45,6 +45,8 @@ def test_spent_hours_counts_the_first_design_its_runs_and_every_long_stage(tmp_p
     first = tmp_path / 'first'; (first / S.TASK / 'seed0' / 'x').mkdir(parents=True)
     (first / S.TASK / 'seed0' / 'x' / 'base.meta.json').write_text(json.dumps(dict(seconds=1800.0)))
     assert abs(S.spent_hours(tmp_path / 'main', first) - (S.DESIGN_RUN_HOURS + 2.5)) < 1e-9
+    try: S.spent_hours(tmp_path / 'main', tmp_path / 'nowhere'); raise AssertionError('a budget without the first design was priced')
+    except FileNotFoundError as e: assert 'results/pilot/first_design' in str(e), e      # no silent 5.9 core-hours low
 
 
 def test_nothing_runs_before_the_decision(tmp_path):

@@ -74,9 +74,16 @@ def decision(records, seeds=SEEDS_DECISION):
     return out
 
 
+class MissingFirstDesign(FileNotFoundError): "The first design's stages, which the budget counts, are not where the code looks."
+
+
 def spent_hours(root=None, first_root=FIRST_ROOT):
     "Core-hours spent on the long task so far: the first design's stages and design runs, and every stage under the main root."
-    metas = [*(Path(first_root) / TASK).rglob('*.meta.json'), *(main_root(root) / 'full' / TASK).rglob('*.meta.json')]
+    first = sorted((Path(first_root) / TASK).rglob('*.meta.json'))
+    if not first:       # a copy of the code without results/pilot would price the budget 5.9 core-hours low, silently
+        raise MissingFirstDesign(f"{first_root}: no stage of the first design, whose core-hours the budget counts: "
+                                "run from a checkout that holds results/pilot/first_design (or link it there)")
+    metas = [*first, *(main_root(root) / 'full' / TASK).rglob('*.meta.json')]
     return DESIGN_RUN_HOURS + sum(json.loads(m.read_text())['seconds'] for m in metas) / 3600
 
 
@@ -149,8 +156,10 @@ def main(argv=None):
     ap.add_argument('--workers', type=int, default=2)
     a = ap.parse_args(argv)
     if a.workers < 1: print('long_study: --workers must be at least 1', file=sys.stderr); return 2
-    if a.report: report(a.root); return 0
-    return run(a.root, workers=a.workers)
+    try:
+        if a.report: report(a.root); return 0
+        return run(a.root, workers=a.workers)
+    except MissingFirstDesign as e: print(f'long_study: {e}', file=sys.stderr); return 2
 
 
 if __name__ == '__main__': raise SystemExit(main())
