@@ -49,6 +49,14 @@ def test_spent_hours_counts_the_first_design_its_runs_and_every_long_stage(tmp_p
     except FileNotFoundError as e: assert 'results/pilot/first_design' in str(e), e      # no silent 5.9 core-hours low
 
 
+def test_the_cli_refuses_to_price_without_the_first_design(tmp_path, monkeypatch, capsys):
+    _records(tmp_path, dict(base=[0.5] * 5, diffu_grpo=[0.6] * 5, sft_control=[0.55] * 5))
+    monkeypatch.setattr(S.spent_hours, '__defaults__', (None, tmp_path / 'nowhere'))      # a copy of the code without results/pilot
+    assert S.main(['--report', '--root', str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('long_study: ') and 'results/pilot/first_design' in err and err.count('\n') == 1 and 'Traceback' not in err, err
+
+
 def test_nothing_runs_before_the_decision(tmp_path):
     _records(tmp_path, dict(base=[0.5], diffu_grpo=[0.6], sft_control=[0.55]))
     r = subprocess.run([sys.executable, 'tools/long_study.py', '--root', str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
