@@ -230,6 +230,14 @@ def _write(table, rows, out, command, note, stages=()):
     if table != 'main': return write_ablation(table[9:], rows, out, command, note)
     return write_main_table(rows, out, command, note) + write_main_curves(stages, rows, out, command, note)
 
+def _compares(table, rows, log=print) -> bool:
+    "Whether `table` has a file to write: the main table once any cell has finished; an ablation once a cell other than its reference has (its reference is often another table's cell)."
+    if table == 'main': return bool(rows)
+    ab = ABLATIONS[table[9:]]
+    if any(r['x'] != ab.ref for r in rows): return True
+    if rows: log(f"{table}: no file: only its reference cell ({ab.key} = {ab.ref}) has finished, so there is nothing to compare it with")
+    return False
+
 def _progress(jobs) -> str:
     "'' when every job is done, else a line saying how many stages of each task are."
     done = {}
@@ -315,8 +323,9 @@ def reproduce(profile='quick',     # 'quick' (minutes on 2 cores: a pipeline che
     res = dict(ran=0, skipped=sum(map(job_done, mine)), failed=[]) if collect_only else run_jobs(mine, workers, run, log)
     command = command or f"OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile {profile}" + (f" --only {' '.join(only)}" if only else '')
     rows = {tb: read_rows(stages[tb], tb) for tb in tables}
-    paths = {tb: _write(tb, rows[tb], out, command, _note(profile, task_seeds, jobs_of(stages[tb])), stages[tb]) for tb in tables if rows[tb]}   # a table with no finished cell: no file
-    long = [tb for tb in tables if tb.startswith('ablation_long_steps_') and rows[tb]]      # the four 2x-steps ablations, read together (20a_tables)
+    shown = [tb for tb in tables if _compares(tb, rows[tb], log)]                      # a table with no finished cell, or an ablation with only its reference: no file
+    paths = {tb: _write(tb, rows[tb], out, command, _note(profile, task_seeds, jobs_of(stages[tb])), stages[tb]) for tb in shown}
+    long = [tb for tb in shown if tb.startswith('ablation_long_steps_')]                    # the 2x-steps ablations, read together (20a_tables)
     if long: paths['long_steps'] = write_long_steps([r for tb in long for r in rows[tb]], out, command, _note(profile, task_seeds, jobs_of(s for tb in long for s in stages[tb])))
     log(f"reproduce {profile}: {res['ran']} stages run, {res['skipped']} already done, {len(res['failed'])} failed, {(time.time() - t0) / 60:.1f} min")
     return dict(res, jobs=len(jobs), minutes=(time.time() - t0) / 60, paths=paths)
