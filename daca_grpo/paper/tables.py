@@ -5,20 +5,20 @@
 # %% auto #0
 __all__ = ['PAPER_REPORTED', 'PAPER_NOTE', 'MAIN_COLUMNS', 'MAIN_ROWS', 'MAIN_COMMAND', 'SEED_COLUMNS', 'MAIN_TABLE_INTRO',
            'TRAIN_STATS', 'OVERHEAD_COLUMNS', 'DIVERSITY_COLUMNS', 'CURVE_COLUMNS', 'ABLATION_COLUMNS',
-           'LONG_STEPS_COLUMNS', 'LONG_STEPS_COMMAND', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS',
-           'RECIPE_COLUMNS', 'RECIPES_COMMAND', 'RECIPES_INTRO', 'read_train_log', 'read_stage_meta', 'read_rows',
-           'main_table_rows', 'main_table_markdown', 'plot_main_table', 'write_main_table', 'read_table_csv',
-           'read_curves', 'moving_average', 'plot_main_curves', 'overhead_rows', 'overhead_markdown', 'diversity_rows',
-           'diversity_markdown', 'write_main_curves', 'ablation_rows', 'ablation_markdown', 'plot_ablation',
-           'write_ablation', 'long_steps_rows', 'long_steps_markdown', 'plot_long_steps', 'write_long_steps', 'recipe',
-           'recipes', 'write_recipes']
+           'LONG_STEPS_COLUMNS', 'LONG_STEPS_COMMAND', 'RECIPE_ACCELERATE', 'EVAL_LENGTHS', 'BENCHMARKS', 'EVAL_TASKS',
+           'RECIPE_FOLDERS', 'DREAM_7B', 'RECIPE_SHAPES', 'MODEL_LABELS', 'RECIPE_COLUMNS', 'RECIPES_COMMAND',
+           'RECIPES_INTRO', 'read_train_log', 'read_stage_meta', 'read_rows', 'main_table_rows', 'main_table_markdown',
+           'plot_main_table', 'write_main_table', 'read_table_csv', 'read_curves', 'moving_average', 'plot_main_curves',
+           'overhead_rows', 'overhead_markdown', 'diversity_rows', 'diversity_markdown', 'write_main_curves',
+           'ablation_rows', 'ablation_markdown', 'plot_ablation', 'write_ablation', 'long_steps_rows',
+           'long_steps_markdown', 'plot_long_steps', 'write_long_steps', 'recipe', 'recipes', 'write_recipes']
 
 # %% ../../nbs/paper/20a_tables.ipynb #3b97ace8
 import csv, json, math
 from pathlib import Path
 from ..config import protocol_config, list_configs, load_config
 from .protocol import arm_of, arm_config, rl_step_passes
-from .perf import run_cost
+from .perf import run_cost, ModelShape, LLADA_8B
 from .stats import mean_ci, median, ci_columns, diff_columns, markdown_table, provenance, write_csv
 from .design import TABLE_METHODS, VARIANT_LABELS, MAIN_TASKS, ABLATIONS, Job, variant_arm, arm_variant, jobs_of
 
@@ -504,7 +504,14 @@ def write_long_steps(rows:list, out_dir, command=None, note='') -> list:
 # %% ../../nbs/paper/20a_tables.ipynb #b6123a2c
 RECIPE_ACCELERATE = 'configs/accelerate/multi_gpu.yaml'
 EVAL_LENGTHS = (128, 256, 512)
-BENCHMARKS = {'gsm8k': 'GSM8K', 'math': 'MATH500', 'countdown': 'Countdown', 'sudoku': 'Sudoku'}
+BENCHMARKS = {'gsm8k': 'GSM8K', 'math': 'MATH500', 'countdown': 'Countdown', 'sudoku': 'Sudoku', 'mbpp': 'MBPP', 'json': 'JSONSchemaBench'}
+EVAL_TASKS = {'mbpp': 'mbpp,humaneval'}    # the code recipe is scored on MBPP's test split and HumanEval
+RECIPE_FOLDERS = ('d1', 'dream')           # configs/d1: LLaDA-8B-Instruct (d1's four tasks, then our code and JSON); configs/dream: Dream-v0-Instruct-7B
+# Dream-v0-Instruct-7B's dimensions (its config.json; `real_models.DreamConfig`'s defaults). Its 4 key/value heads are counted as 28 (ModelShape has
+# no grouped-query attention): an overestimate of the k and v projections, about 9% of the block weights.
+DREAM_7B = ModelShape(hidden=3584, layers=28, heads=28, intermediate=18944, vocab=152064, name='Dream-v0-Instruct-7B')
+RECIPE_SHAPES = {'d1': LLADA_8B, 'dream': DREAM_7B}
+MODEL_LABELS = {'d1': '', 'dream': ' (Dream-7B)'}   # appended to the benchmark's name
 
 def recipe(name:str,  # a shipped config, e.g. 'd1/gsm8k_wd1_dps.yaml'
            gpu='H100', # the GPU of the cost estimate
@@ -514,10 +521,11 @@ def recipe(name:str,  # a shipped config, e.g. 'd1/gsm8k_wd1_dps.yaml'
     "The full-scale recipe of the shipped config `name` (e.g. 'd1/gsm8k_wd1_dps.yaml'): commands and estimated cost."
     cfg = load_config(name, num_processes=n_gpus)
     method, variant = arm_variant(arm_of(cfg))
-    cost = run_cost(cfg, mfu=mfu, gpu=gpu, n_gpus=n_gpus)
-    ev = (f"daca-grpo eval --model {cfg.log.output_dir}/final --task {cfg.data.task} --gen-length {','.join(map(str, EVAL_LENGTHS))}"
+    folder = name.split('/')[0]
+    cost = run_cost(cfg, mfu=mfu, gpu=gpu, n_gpus=n_gpus, shape=RECIPE_SHAPES.get(folder, LLADA_8B))
+    ev = (f"daca-grpo eval --model {cfg.log.output_dir}/final --task {EVAL_TASKS.get(cfg.data.task, cfg.data.task)} --gen-length {','.join(map(str, EVAL_LENGTHS))}"
           + (f" --limit {cfg.data.eval_size}" if cfg.data.eval_size else '') + f" --out eval_results/{cfg.name}")
-    return dict(benchmark=BENCHMARKS.get(cfg.data.task, cfg.data.task), method=method, variant=variant, config=f'configs/{name}', steps=cfg.optim.max_steps,
+    return dict(benchmark=BENCHMARKS.get(cfg.data.task, cfg.data.task) + MODEL_LABELS.get(folder, ''), method=method, variant=variant, config=f'configs/{name}', steps=cfg.optim.max_steps,
                 gpu_hours=round(cost['gpu_hours'], 1), hours_8gpu=round(cost['wall_hours'], 1),
                 train=f"accelerate launch --config_file {RECIPE_ACCELERATE} -m daca_grpo.cli train configs/{name}", eval=ev)
 
@@ -525,12 +533,13 @@ def recipe(name:str,  # a shipped config, e.g. 'd1/gsm8k_wd1_dps.yaml'
 RECIPE_COLUMNS = ['benchmark', 'method', 'variant', 'config', 'steps', 'gpu_hours', 'hours_8gpu', 'train', 'eval']
 RECIPES_COMMAND = 'python -m daca_grpo.paper.reproduce --recipes --out paper_figures'
 
-def recipes(names=None # shipped config names; None: every configs/d1/ config
+def recipes(names=None # shipped config names; None: every configs/d1/ and configs/dream/ config
            ) -> list:  # `recipe` dicts in the order of the paper's table
-    "The recipe of every shipped full-scale config (configs/d1/), in the order of the paper's table."
-    names = names or [n for n in list_configs() if n.startswith('d1/')]
+    "The recipe of every shipped full-scale config (configs/d1/, then configs/dream/), in the order of the paper's table."
+    names = names or [n for n in list_configs() if n.split('/')[0] in RECIPE_FOLDERS]
     rows = [recipe(n) for n in names]
-    order = lambda r: (list(BENCHMARKS.values()).index(r['benchmark']) if r['benchmark'] in BENCHMARKS.values() else 99, TABLE_METHODS.index(r['method']), list(VARIANT_LABELS).index(r['variant']))
+    bench = lambda r: next((i for i, b in enumerate(BENCHMARKS.values()) if r['benchmark'].startswith(b)), 99)
+    order = lambda r: (RECIPE_FOLDERS.index(r['config'].split('/')[1]), bench(r), TABLE_METHODS.index(r['method']), list(VARIANT_LABELS).index(r['variant']))
     return sorted(rows, key=order)
 
 # %% ../../nbs/paper/20a_tables.ipynb #f7cdba68
@@ -555,4 +564,9 @@ def write_recipes(out_dir,                 # the folder of the files
 RECIPES_INTRO = ("Full-scale recipes of DACA-GRPO's main table (arXiv 2605.16342): LLaDA-8B-Instruct, d1's settings, 8 GPUs (DDP, 4-bit LoRA). "
                  "Train with the first command, evaluate with the second (greedy, block 32, N = L/2, lengths 128/256/512). GPU-hours: "
                  "`daca_grpo.paper.perf.run_cost` from the model's FLOPs on H100 (bf16 peak) at an assumed 35% MFU; estimates, not measurements. "
-                 "Add `model.path=/your/LLaDA-8B-Instruct` to train from a local copy.")
+                 "Add `model.path=/your/LLaDA-8B-Instruct` to train from a local copy.\n\n"
+                 "MBPP (scored on MBPP and HumanEval) and JSONSchemaBench are our recipes for the paper's code and JSON benchmarks, which d1 does not train "
+                 "(`daca_grpo.config.recipe_config`, every choice and its source in nbs/07_config): d1's settings with 896 and 2048 prompt tokens and as many "
+                 "passes over the training prompts as d1's GSM8K run; their costs assume every prompt at that length (an upper bound) and leave out the recomputation of the gradient checkpointing they turn on. MBPP (Dream-7B) is the "
+                 "code recipe on Dream-v0-Instruct-7B: d1's settings, DiffuCoder's rollouts (entropy rule, one block of 256 tokens, 256 steps), evaluated with "
+                 "the entropy rule over one block; its cost counts Dream's 4 key/value heads as 28 (about 9% too many block weights).")

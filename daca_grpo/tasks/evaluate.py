@@ -4,9 +4,11 @@
 
 # %% auto #0
 __all__ = ['MATH_TRAIN_SOURCE', 'JSON_DEFAULT_SUBSET', 'PROTOCOL_COUNTDOWN', 'MBPP_FIELDS', 'HUMANEVAL_FIELDS', 'SETTINGS_KEYS',
-           'TASK_CARD', 'CARD_FORMAT', 'CARD_KEYS', 'SAMPLER_KEYS', 'TaskSpec', 'register_task', 'task_names',
-           'get_task', 'make_code', 'decode_completions', 'summarize', 'evaluate', 'read_generations', 'score_file',
-           'task_card', 'write_task_card', 'read_task_card', 'results_table', 'eval_parser', 'eval_main']
+           'DREAM_OPTION_DEFAULTS', 'TASK_CARD', 'CARD_FORMAT', 'CARD_KEYS', 'SAMPLER_KEYS', 'RULE_DEFAULTS',
+           'BENCHMARK_LABELS', 'PAPER_TASKS', 'TaskSpec', 'register_task', 'task_names', 'get_task', 'make_code',
+           'decode_completions', 'summarize', 'sampler_options', 'evaluate', 'read_generations', 'score_file',
+           'task_card', 'write_task_card', 'read_task_card', 'results_table', 'paper_table', 'write_paper_table',
+           'eval_parser', 'eval_main']
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #4b90eaca
 import argparse, inspect, json, math, random, re, time
@@ -18,8 +20,8 @@ from datasets import DatasetDict
 from tqdm.auto import tqdm
 from . import data as D, rewards as R, procedural as P
 from ..sampler import generate
-from ..adapters import adapter_for, completion_mask
-from ..config import ConfigError, check_model_path
+from ..adapters import adapter_for, completion_mask, context_length
+from ..config import ConfigError, check_model_path, LLADA_REMASKING, DREAM_REMASKING
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #157b80de
 @dataclass
@@ -404,7 +406,8 @@ def summarize(records,       # scored records (`score`, `correct`, and `weight` 
                 n=n, correct=sum(bool(r['correct']) for r in records))
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #5a9aed92
-SETTINGS_KEYS = ('gen_length', 'steps', 'block_length', 'temperature', 'seed')
+SETTINGS_KEYS = ('gen_length', 'steps', 'block_length', 'temperature', 'remasking', 'seed')
+DREAM_OPTION_DEFAULTS = {'top_p': None, 'top_k': None, 'alg_temp': None, 'eps': 1e-3}   # Dream's options, off (SamplerConfig's defaults)
 
 def _jsonable(v):
     if isinstance(v, torch.Tensor): return v.tolist()
@@ -419,6 +422,21 @@ def _record(spec, row, prompt, gen, score, settings):
                correct=score == 1.0, score=score, **{f: _jsonable(row[f]) for f in spec.score_fields}, **settings)
     if spec.weight is not None: rec['weight'] = spec.weight(row)
     return rec
+
+# %% ../../nbs/tasks/05_evaluate.ipynb #cbb395b9
+def sampler_options(top_p=None,        # nucleus filter of the proposals (None: off)
+                    top_k=None,        # top-k filter of the proposals (None: off)
+                    alg_temp=None,     # Dream's rules: temperature of the positions' draw (None: the most confident)
+                    eps=1e-3,          # Dream's schedule: linspace(1, eps, steps + 1)
+                    fn=None,           # the sampler (None: `daca_grpo.sampler.generate`)
+                    section='sampler', # the config section or flag prefix named in an error
+                   ) -> dict:          # the keywords `fn` takes
+    "Dream's options as keywords of `fn`: those it takes; one it does not take must be at its default, else a `ConfigError` naming it."
+    params, given = inspect.signature(fn or generate).parameters, dict(top_p=top_p, top_k=top_k, alg_temp=alg_temp, eps=eps)
+    for k, v in given.items():
+        if k not in params and v != DREAM_OPTION_DEFAULTS[k]:
+            raise ConfigError(f"{section}.{k}={v}: this daca_grpo.sampler.generate takes no {k} (update daca_grpo), or leave it at {DREAM_OPTION_DEFAULTS[k]}")
+    return {k: v for k, v in given.items() if k in params}
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #1fe298b4
 def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream)
@@ -435,6 +453,8 @@ def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream
              seed=0,          # seed of the sampling generator
              adapter=None,    # model adapter (None: `adapter_for(model)`)
              dataset=None,    # rows to evaluate instead of the task's evaluation set
+             remasking='low_confidence', # LLaDA's rule, or one of Dream's (`config.DREAM_REMASKING`)
+             top_p=None, top_k=None, alg_temp=None, eps=1e-3,  # Dream's options (`sampler_options`; defaults: off)
             )->dict: # `summarize`'s fields plus `path`, `wall_s` and the sampler settings
     "Generate for `task`'s evaluation set with the paper's settings, write one JSON record per problem, return a summary."
     t0 = time.time()
@@ -446,11 +466,13 @@ def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream
     if batch_size < 1: raise ValueError(f'batch_size={batch_size} must be >= 1')
     adapter = adapter or adapter_for(model)
     dev = _device_of(model)
-    settings = dict(gen_length=gen_length, steps=steps, block_length=block_length, temperature=temperature, seed=seed)
+    options = sampler_options(top_p, top_k, alg_temp, eps, section='evaluate')
+    settings = dict(gen_length=gen_length, steps=steps, block_length=block_length, temperature=temperature, remasking=remasking, seed=seed,
+                    **{k: v for k, v in options.items() if v != DREAM_OPTION_DEFAULTS[k]})      # an option is recorded when it is on
     rows = [dict(r) for r in dataset]
     bad = [r['prompt'] for r in rows[:1] if not isinstance(r['prompt'], str)]
     if bad: raise ValueError(f"{spec.name}: the dataset's `prompt` must be the chat-templated string, got {type(bad[0]).__name__}")
-    g = torch.Generator(device=dev).manual_seed(seed)
+    g, ctx = torch.Generator(device=dev).manual_seed(seed), context_length(model)
     side, tokenizer.padding_side = tokenizer.padding_side, 'left'
     was_training = getattr(model, 'training', False)
     if was_training: model.eval()        # no dropout while evaluating; restored below
@@ -462,12 +484,18 @@ def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream
         bar = tqdm(total=len(rows), desc=f'{spec.name} L={gen_length}', disable=not progress)
         for i in range(0, len(rows), batch_size):
             batch = rows[i:i + batch_size]
-            enc = tokenizer([r['prompt'] for r in batch], return_tensors='pt', padding=True, add_special_tokens=False)
-            roll = generate(model, enc['input_ids'].to(dev), enc['attention_mask'].to(dev), gen_length=gen_length, steps=steps,
-                            block_length=block_length, temperature=temperature, generator=g, adapter=adapter)
-            gens = decode_completions(tokenizer, roll.completion_ids, adapter.eos_token_ids)
-            for r, gen, s in zip(batch, gens, spec.scores(gens, batch)):
+            lens = [len(tokenizer(r['prompt'], add_special_tokens=False)['input_ids']) for r in batch]
+            fit = [k for k, n in enumerate(lens) if ctx is None or n + gen_length <= ctx]   # a longer prompt cannot be answered: a failure
+            gens = [''] * len(batch)
+            if fit:
+                enc = tokenizer([batch[k]['prompt'] for k in fit], return_tensors='pt', padding=True, add_special_tokens=False)
+                roll = generate(model, enc['input_ids'].to(dev), enc['attention_mask'].to(dev), gen_length=gen_length, steps=steps,
+                                block_length=block_length, temperature=temperature, generator=g, adapter=adapter,
+                                remasking=remasking, **options)
+                for k, gen in zip(fit, decode_completions(tokenizer, roll.completion_ids, adapter.eos_token_ids)): gens[k] = gen
+            for k, (r, gen, s) in enumerate(zip(batch, gens, spec.scores(gens, batch))):
                 rec = _record(spec, r, r['prompt'], gen, s, settings)
+                if k not in fit: rec['skipped'] = f"prompt of {lens[k]} tokens + gen_length {gen_length} > the model's {ctx} positions: not generated, scored 0"
                 records.append(rec)
                 if fh: fh.write(json.dumps(rec) + '\n'); fh.flush()
             bar.update(len(batch))
@@ -476,7 +504,7 @@ def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream
         tokenizer.padding_side = side
         if was_training: model.train()
         if fh: fh.close()
-    return {**summarize(records, spec), 'path': None if out_path is None else str(out_path), 'wall_s': time.time() - t0, **settings}
+    return {**summarize(records, spec), 'skipped': sum('skipped' in r for r in records), 'path': None if out_path is None else str(out_path), 'wall_s': time.time() - t0, **settings}
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #26c7a982
 from .data import read_jsonl
@@ -524,6 +552,7 @@ TASK_CARD = 'daca_grpo_task.json'
 CARD_FORMAT = 1
 CARD_KEYS = ('format', 'task', 'data', 'prompts', 'protocol', 'eval_sampler', 'eval_batch_size', 'eval_limit')
 SAMPLER_KEYS = ('gen_length', 'steps', 'block_length', 'temperature')
+RULE_DEFAULTS = {'remasking': 'low_confidence', **DREAM_OPTION_DEFAULTS}   # written to a card only when a run sets them otherwise
 
 def task_card(cfg,            # the training `Config`
               tokenizer=None, # the model's tokenizer (needed for a protocol run)
@@ -532,7 +561,7 @@ def task_card(cfg,            # the training `Config`
     from daca_grpo import __version__
     spec, pr, s = get_task(cfg.data.task), cfg.protocol, cfg.eval_sampler
     card = dict(format=CARD_FORMAT, task=spec.name, metric=spec.metric_name, data='task', prompts=spec.prompt_style, protocol={'enabled': False},
-                eval_sampler={k: getattr(s, k) for k in SAMPLER_KEYS}, eval_batch_size=inspect.signature(evaluate).parameters['batch_size'].default,
+                eval_sampler={**{k: getattr(s, k) for k in SAMPLER_KEYS}, **{k: getattr(s, k) for k, v in RULE_DEFAULTS.items() if getattr(s, k) != v}}, eval_batch_size=inspect.signature(evaluate).parameters['batch_size'].default,
                 eval_limit=cfg.data.eval_size, seed=cfg.seed, config=cfg.name, written_by=f'daca_grpo {__version__}')
     if pr.enabled:
         from daca_grpo.paper.protocol import protocol_card, EVAL_BATCH_SIZE
@@ -569,6 +598,7 @@ def _card_problem(card) -> Optional[str]:
     s = card['eval_sampler']
     if not (isinstance(s, dict) and all(isinstance(s.get(k), int) and s[k] >= 1 for k in SAMPLER_KEYS[:3]) and isinstance(s.get('temperature'), (int, float))):
         return f"eval_sampler {s!r}: needs whole gen_length, steps, block_length >= 1 and a temperature"
+    if s.get('remasking', 'low_confidence') not in LLADA_REMASKING + DREAM_REMASKING: return f"eval_sampler.remasking {s['remasking']!r}: one of {', '.join(LLADA_REMASKING + DREAM_REMASKING)}"
     if not (isinstance(card['eval_batch_size'], int) and card['eval_batch_size'] >= 1): return f"eval_batch_size {card['eval_batch_size']!r}: a whole number >= 1"
     if card['eval_limit'] is not None and not (isinstance(card['eval_limit'], int) and card['eval_limit'] >= 1): return f"eval_limit {card['eval_limit']!r}: null or >= 1"
     return None
@@ -618,6 +648,46 @@ def results_table(summaries, # summaries from `evaluate` or `score_file`
                      f"{f(s['value'])} | {f(s['mean'])} | {f(s['pooled'])} | {s['n']} | {s['correct']} | {f(s.get('wall_s'), 1)} | {s.get('path') or ''} |")
     return '\n'.join(lines)
 
+# %% ../../nbs/tasks/05_evaluate.ipynb #2d363aa2
+BENCHMARK_LABELS = {'gsm8k': 'GSM8K', 'math': 'MATH500', 'mbpp': 'MBPP', 'humaneval': 'HumanEval', 'countdown': 'Countdown',
+                    'sudoku': 'Sudoku', 'json': 'JSONSchemaBench'}
+PAPER_TASKS = tuple(BENCHMARK_LABELS)   # the paper's seven benchmarks, by their registry names
+
+def paper_table(summaries, # summaries from `evaluate` (one task at one length each)
+               )->list[dict]: # rows: benchmark, task, metric, n, one key per length, avg (percent); last the average row
+    "The paper's layout: a row per task, a column per generation length and their average, in percent; then the average over the tasks."
+    lengths = sorted({s['gen_length'] for s in summaries})
+    rows = []
+    for t in dict.fromkeys(s['task'] for s in summaries):
+        mine = [s for s in summaries if s['task'] == t]
+        v = {s['gen_length']: 100 * float(s['value']) for s in mine}
+        rows.append(dict(benchmark=BENCHMARK_LABELS.get(t, t), task=t, metric=mine[0]['metric'], n=mine[0]['n'],
+                         **{str(L): v.get(L) for L in lengths}, avg=sum(v.values()) / len(v)))
+    mean = lambda xs: sum(xs) / len(xs) if xs and None not in xs else None
+    return rows + [dict(benchmark='average', task='', metric='', n=None, **{str(L): mean([r[str(L)] for r in rows]) for L in lengths},
+                        avg=mean([r['avg'] for r in rows]))]
+
+def write_paper_table(summaries,       # summaries from `evaluate`
+                      out_dir,         # folder of the files
+                      tag,             # the model's name in the file names
+                      model_name=None, # the model, for the table's first line
+                     )->tuple: # (the .md path, the .csv path)
+    "`paper_table(summaries)` as `table_<tag>.md` (Markdown, one decimal) and `table_<tag>.csv` under `out_dir`."
+    import csv
+    rows, out = paper_table(summaries), Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    lengths = [k for k in rows[0] if k.isdigit()]
+    f = lambda x: '' if x is None else f'{x:.1f}'
+    lines = [f"{model_name or tag}: percent (pass@1, accuracy, schema adherence; Sudoku: cell accuracy pooled over blanks) at generation length L",
+             '', '| benchmark | ' + ' | '.join(f'L={L}' for L in lengths) + ' | avg. |', '|---|' + '---:|' * (len(lengths) + 1)]
+    lines += [f"| {r['benchmark']} | " + ' | '.join(f(r[L]) for L in lengths) + f" | {f(r['avg'])} |" for r in rows]
+    md, cv = out / f'table_{tag}.md', out / f'table_{tag}.csv'
+    md.write_text('\n'.join(lines) + '\n')
+    with open(cv, 'w', newline='') as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0])); w.writeheader()
+        w.writerows({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()} for r in rows)
+    return md, cv
+
 # %% ../../nbs/tasks/05_evaluate.ipynb #715876ac
 class _EvalParser(argparse.ArgumentParser):
     "argparse whose errors are one-line `ConfigError`s instead of the usage on stderr and an exit."
@@ -629,16 +699,24 @@ def eval_parser()->argparse.ArgumentParser: # the parser of `daca-grpo eval`; it
                     f'A model folder holding {TASK_CARD} (written when a model is trained) is scored as it was trained: its task, its test set '
                     'and prompts, its evaluation settings, unless the flags say otherwise.')
     p.add_argument('--model', help="a model directory / hub name (loaded with load_dllm), or 'tiny' for a fresh untrained tiny model")
-    p.add_argument('--task', help=f"one of {task_names()} (default: the task in the model folder's {TASK_CARD})")
+    p.add_argument('--task', help=f"one of {task_names()}, or a comma list (gsm8k,math,mbpp,humaneval,countdown,sudoku,json: the paper's table) "
+                                  f"(default: the task in the model folder's {TASK_CARD})")
     p.add_argument('--split', choices=('valid', 'test'), default=None, help="a model the protocol trained: which of its pools to score (default: test)")
     p.add_argument('--gen-length', action='append', help="generation length(s): repeat or comma list, e.g. 128,256,512 (default: the card's, else 256)")
     p.add_argument('--block-length', type=int, default=None, help="(default: the card's, else 32; at most gen_length)")
     p.add_argument('--steps', type=int, default=None, help="denoising steps (default: the card's at its gen_length, else gen_length // 2)")
     p.add_argument('--temperature', type=float, default=None, help="(default: the card's, else 0: greedy)")
+    p.add_argument('--remasking', '--alg', choices=LLADA_REMASKING + DREAM_REMASKING, default=None,
+                   help="the sampler's rule: LLaDA's low_confidence/random, or Dream's maskgit_plus/topk_margin/entropy/origin (its `alg`; "
+                        "then the default block is the whole completion) (default: the card's, else low_confidence)")
+    p.add_argument('--top-p', type=float, default=None, help="nucleus filter of the proposals, in (0, 1] (default: the card's, else off)")
+    p.add_argument('--top-k', type=int, default=None, help="top-k filter of the proposals (default: the card's, else off)")
+    p.add_argument('--alg-temp', type=float, default=None, help="Dream's rules: temperature of the positions' draw (default: the card's, else off)")
+    p.add_argument('--eps', type=float, default=None, help="Dream's schedule: linspace(1, eps, steps + 1) (default: the card's, else 1e-3)")
     p.add_argument('--batch-size', type=int, default=None, help="(default: the card's, else 8)")
     p.add_argument('--limit', default=None, help="evaluate only the first N problems, or 'all' (default: the card's, else all)")
     p.add_argument('--seed', type=int, default=0)
-    p.add_argument('--out', default='eval_results', help='directory for the JSONL files')
+    p.add_argument('--out', default='eval_results', help="directory for the JSONL files and the paper-layout table (table_<model>.md and .csv)")
     p.add_argument('--device', default=None, help='e.g. cuda, cuda:1, cpu (default: cuda if available)')
     p.add_argument('--dtype', default=None, choices=['bfloat16', 'float16', 'float32'], help='default: bfloat16 on a GPU (as d1), else the checkpoint\'s')
     p.add_argument('--task-arg', action='append', help='KEY=VALUE passed to the task loader (e.g. subset=Glaiveai2K)')
@@ -651,8 +729,8 @@ def _load_model(name, device, dtype):
     if name == 'tiny':
         from daca_grpo.model import TinyDLLM, TinyDLLMConfig
         from daca_grpo.tokenizer import build_tokenizer
-        torch.manual_seed(0)
-        return TinyDLLM(TinyDLLMConfig()).to(device).eval(), build_tokenizer()
+        torch.manual_seed(0)         # rotary positions: the weights do not depend on the context, which fits the benchmarks' long prompts (characters)
+        return TinyDLLM(TinyDLLMConfig(max_position_embeddings=16384)).to(device).eval(), build_tokenizer()
     from daca_grpo.adapters import load_dllm
     model, tokenizer, _ = load_dllm(name, dtype=getattr(torch, dtype) if dtype else None, device=device)
     return model, tokenizer
@@ -684,11 +762,20 @@ def _check_eval_args(a):
     if bad: raise ConfigError(f"--gen-length {bad[0]}: must be >= 1")
     if a.temperature is not None and not (math.isfinite(a.temperature) and a.temperature >= 0):
         raise ConfigError(f"--temperature {a.temperature}: must be a finite number >= 0 (0 is greedy)")
+    if a.top_p is not None and not 0 < a.top_p <= 1: raise ConfigError(f"--top-p {a.top_p}: must be in (0, 1] (Dream uses 0.95), or leave it out")
+    if a.top_k is not None and a.top_k < 1: raise ConfigError(f"--top-k {a.top_k}: must be >= 1, or leave it out")
+    if a.alg_temp is not None and not (math.isfinite(a.alg_temp) and a.alg_temp >= 0): raise ConfigError(f"--alg-temp {a.alg_temp}: must be a finite number >= 0")
+    if a.eps is not None and not 0 < a.eps < 1: raise ConfigError(f"--eps {a.eps}: must be in (0, 1) (Dream: 1e-3)")
     _check_device(a.device)
-    if a.task is not None and a.task not in task_names():
-        import difflib
-        close = difflib.get_close_matches(a.task, task_names(), n=1)
-        raise ConfigError(f"--task {a.task}: unknown task" + (f" (did you mean {close[0]!r}?)" if close else '') + f"; one of {', '.join(task_names())}")
+    a.tasks = [t.strip() for t in a.task.split(',') if t.strip()] if a.task else [None]
+    if not a.tasks: raise ConfigError(f"--task {a.task!r}: give a task name, or a comma list of them")
+    for t in a.tasks:
+        if t is not None and t not in task_names():
+            import difflib
+            close = difflib.get_close_matches(t, task_names(), n=1)
+            raise ConfigError(f"--task {t}: unknown task" + (f" (did you mean {close[0]!r}?)" if close else '') + f"; one of {', '.join(task_names())}")
+    if len(set(a.tasks)) < len(a.tasks): raise ConfigError(f"--task {a.task}: a task is listed twice")
+    if a.score and len(a.tasks) > 1: raise ConfigError(f"--task {a.task}: --score re-scores with one task (or the records' own): give one")
     for f in a.score or []:
         if not Path(f).is_file(): raise ConfigError(f"--score {f}: no such file")
     if a.score: return
@@ -696,15 +783,24 @@ def _check_eval_args(a):
     if a.model != 'tiny': check_model_path(a.model, '--model')
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #17835050
-def _sampler_settings(L, a, s) -> dict:
-    "gen_length, steps, block_length, temperature at length `L`: the flags, else the card's sampler `s` (None: eval's defaults); a `ConfigError` for what the sampler refuses."
-    src = 'the card' if s else "eval's default"
+def _rule(a, r) -> dict:
+    "The sampler's rule and Dream's options: the flags, else the card's sampler `r` (a model's rule, whatever the task), else the defaults."
+    r = r or {}
+    pick = lambda k, flag: flag if flag is not None else r.get(k, RULE_DEFAULTS[k])
+    return dict(remasking=pick('remasking', a.remasking), top_p=pick('top_p', a.top_p), top_k=pick('top_k', a.top_k),
+                alg_temp=pick('alg_temp', a.alg_temp), eps=pick('eps', a.eps))
+
+def _sampler_settings(L, a, s, r=None) -> dict:
+    """gen_length, steps, block_length, temperature, the rule and Dream's options at length `L`: the flags, else the card's sampler `s` (its own task;
+    None: eval's defaults; `r`: the card's sampler whatever the task, for the rule); a `ConfigError` for what the sampler refuses."""
+    src, rule = ('the card' if s else "eval's default"), _rule(a, r)
+    dream = rule['remasking'] in DREAM_REMASKING and (s is None or s['block_length'] == s['gen_length'])   # Dream's sampler: one block
     if a.block_length is not None:
         b = a.block_length
         if b > L: raise ConfigError(f"--block-length {b} is longer than --gen-length {L}: give a block length that divides {L}")
         if L % b: raise ConfigError(f"--gen-length {L} is not divisible by --block-length {b}: give a block length that divides it (the paper uses 32)")
     else:
-        b = min(s['block_length'] if s else 32, L)
+        b = L if dream else min(s['block_length'] if s else 32, L)
         if L % b: raise ConfigError(f"--gen-length {L} is not divisible by the block length {b} ({src}): pass a --block-length that divides it")
     own = s is not None and L == s['gen_length'] and b == s['block_length']
     steps = a.steps if a.steps is not None else s['steps'] if own else L // 2
@@ -712,7 +808,11 @@ def _sampler_settings(L, a, s) -> dict:
     if steps < 1: raise ConfigError(f"--gen-length {L}: {what}: pass --steps >= 1")
     if steps % (L // b): raise ConfigError(f"{what} is not a multiple of the {L // b} blocks of gen_length {L} / block_length {b}: pass --steps that is")
     t = a.temperature if a.temperature is not None else s['temperature'] if s else 0.0
-    return dict(gen_length=L, steps=steps, block_length=b, temperature=t)
+    return dict(gen_length=L, steps=steps, block_length=b, temperature=t, **rule)
+
+def _rule_text(x) -> str:
+    "' remasking entropy top_p 0.95' for a setting off LLaDA's defaults, else ''."
+    return ''.join(f" {k} {x[k]:g}" if isinstance(x[k], float) else f" {k} {x[k]}" for k, v in RULE_DEFAULTS.items() if x.get(k, v) != v)
 
 def _eval_plan(a, card) -> dict:
     "What `eval_main` scores: the task, where its problems come from, the settings of each length, the batch, the limit, and the line that says why."
@@ -727,15 +827,17 @@ def _eval_plan(a, card) -> dict:
     if own and card['data'] == 'task' and card['prompts'] != spec.prompt_style:
         raise ConfigError(f"{task}: the model was trained on prompts worded {card['prompts']!r} and the task's loaders now word them {spec.prompt_style!r}: "
                           "pass --task to score it on today's prompts anyway")
-    settings = [_sampler_settings(L, a, s) for L in (_lengths(a.gen_length) if a.gen_length else [s['gen_length'] if s else 256])]
+    r = card['eval_sampler'] if card else None
+    settings = [_sampler_settings(L, a, s, r) for L in (_lengths(a.gen_length) if a.gen_length else [s['gen_length'] if s else 256])]
     batch = a.batch_size or (card['eval_batch_size'] if own else 8)
     limit = None if a.limit == 'all' else a.limit if a.limit is not None else card['eval_limit'] if own else None
     first = f"the first {limit} problems of " if limit else ''
     if pool: data = f"{first}the protocol's {pool} pool (seed {card['protocol']['data_seed']}, {card['protocol']['pools'][f'n_{pool}']} problems)"
     else: data = f"{first}the task's test split" + (' (data.eval_size)' if own and limit and a.limit is None else '')
-    how = '; '.join(f"L={x['gen_length']} steps={x['steps']} block={x['block_length']} temperature {x['temperature']:g}" for x in settings) + f", batch {batch}"
+    how = '; '.join(f"L={x['gen_length']} steps={x['steps']} block={x['block_length']} temperature {x['temperature']:g}{_rule_text(x)}" for x in settings) + f", batch {batch}"
     if own:
         given = [f for f, v in (('--gen-length', a.gen_length), ('--steps', a.steps), ('--block-length', a.block_length), ('--temperature', a.temperature),
+                                ('--remasking', a.remasking), ('--top-p', a.top_p), ('--top-k', a.top_k), ('--alg-temp', a.alg_temp), ('--eps', a.eps),
                                 ('--batch-size', a.batch_size), ('--limit', a.limit)) if v is not None]
         why = f"from {Path(a.model) / TASK_CARD}" + (f"; {', '.join(given)} as given" if given else '')
         line = f"{task}: {data}, prompts as trained ({card['prompts']!r}), {how} ({why})"
@@ -778,20 +880,24 @@ def eval_main(argv=None, # command-line arguments (None: `sys.argv[1:]`)
     a = eval_parser().parse_args(argv)
     _check_eval_args(a)
     if a.score:
-        summaries = [_score(f, a.task) for f in a.score]
-    else:
-        card = read_task_card(a.model) if a.model != 'tiny' else None
-        plan = _eval_plan(a, card)
-        print(plan['line'], flush=True)
+        summaries = [_score(f, a.tasks[0]) for f in a.score]
+        print(results_table(summaries))
+        return summaries
+    card = read_task_card(a.model) if a.model != 'tiny' else None
+    plans = [_eval_plan(argparse.Namespace(**{**vars(a), 'task': t}), card) for t in a.tasks]     # every task checked before the model loads
+    for plan in plans: print(plan['line'], flush=True)
+    device = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
+    model, tokenizer = _load_for_eval(a, device)
+    tag = re.sub(r'[^A-Za-z0-9_.-]+', '_', Path(a.model).name or a.model)
+    summaries = []
+    for plan in plans:
         spec = get_task(plan['task'])
-        device = a.device or ('cuda' if torch.cuda.is_available() else 'cpu')
-        model, tokenizer = _load_for_eval(a, device)
         ds = _eval_dataset(plan, card, spec, tokenizer, a.task_arg)
-        tag = re.sub(r'[^A-Za-z0-9_.-]+', '_', Path(a.model).name or a.model)
-        summaries = []
         for st in plan['settings']:
             out = Path(a.out) / f"{spec.name}{'_' + plan['pool'] + '-pool' if plan['pool'] else ''}_{tag}_L{st['gen_length']}.jsonl"
             summaries.append({**evaluate(model, tokenizer, spec, **st, batch_size=plan['batch_size'], limit=plan['limit'], out_path=out,
                                          progress=not a.no_progress, seed=a.seed, dataset=ds), 'scored_on': plan['line']})
     print(results_table(summaries))
+    md, _ = write_paper_table(summaries, a.out, tag, model_name=a.model)
+    print(f"\n{md.read_text()}", end='')
     return summaries
