@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['RUN_MARKERS', 'RUN_FILES', 'PROTOCOL_STAGE', 'RESUMABLE_KEYS', 'DATA_TASK_NAMES', 'task_eval_fn', 'run_sft',
            'run_protocol_job', 'method_label', 'opening_line', 'check_fits', 'run_files', 'run_train', 'report',
-           'machine_lacks', 'check_machine', 'launch_layout', 'memory_estimate', 'dry_run', 'export_checkpoint',
-           'yaml_text', 'configs_listing', 'launch_command', 'launch', 'main']
+           'machine_lacks', 'check_machine', 'launch_layout', 'memory_estimate', 'sampler_rule', 'dry_run',
+           'export_checkpoint', 'yaml_text', 'configs_listing', 'launch_command', 'launch', 'main']
 
 # %% ../nbs/12_cli.ipynb #92db9a8c
 import argparse, json, os, sys, time
@@ -25,14 +25,15 @@ def task_eval_fn(cfg,              # the run's `TrainConfig` (its task, `eval_sa
                  progress=False,   # as `daca_grpo.progress.progress_bar`'s `progress`
                 ):                 # a function model -> {metric: value}
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
-    from daca_grpo.tasks.evaluate import evaluate
+    from daca_grpo.tasks.evaluate import evaluate, sampler_options
     s = cfg.eval_sampler
     calls = [len(list(Path(out_dir).glob('eval_*.jsonl'))) if out_dir is not None else 0]   # a resumed run numbers on: nothing is overwritten
     def fn(model):
         calls[0] += 1
         path = None if out_dir is None else Path(out_dir) / f'eval_{calls[0]:03d}.jsonl'
         res = evaluate(model, tokenizer, cfg.data.task, gen_length=s.gen_length, steps=s.steps, block_length=s.block_length,
-                       temperature=s.temperature, limit=cfg.data.eval_size, out_path=path, progress=progress)
+                       temperature=s.temperature, limit=cfg.data.eval_size, out_path=path, progress=progress, remasking=s.remasking,
+                       **sampler_options(s.top_p, s.top_k, s.alg_temp, s.eps, section='eval_sampler'))   # a Dream run evaluates with its rule
         return {res['metric']: float(res['value'])}         # e.g. {'accuracy': 0.42} (Sudoku: pooled cell accuracy)
     return fn
 
@@ -402,6 +403,14 @@ def _plan_data(cfg, tok):
     else: data_line = f"data: {len(train)} training prompts, {len(evals)} evaluation problems ({spec.metric_name})"
     return spec, data_line
 
+# %% ../nbs/12_cli.ipynb #b8c314a4
+def sampler_rule(s, # a `SamplerConfig`
+                ) -> str: # e.g. "low_confidence remasking" or "Dream's entropy rule, top_p 0.95"
+    "The remasking rule a sampler config rolls out with, and the Dream options it sets."
+    opts = [f'{k} {v}' for k, v in (('top_p', s.top_p), ('top_k', s.top_k), ('alg_temp', s.alg_temp)) if v is not None]
+    rule = f"Dream's {s.remasking} rule" if s.remasking not in ('low_confidence', 'random') else f'{s.remasking} remasking'
+    return ', '.join([rule, *opts])
+
 # %% ../nbs/12_cli.ipynb #196cd38b
 def dry_run(cfg,               # the resolved `TrainConfig`
             num_processes=None, # processes the run is launched on; None: `WORLD_SIZE`, else 1 (ignored with `launch`)
@@ -426,7 +435,7 @@ def dry_run(cfg,               # the resolved `TrainConfig`
         f"processes: {procs}",
         f"batch per device: {o.prompts_per_step // n} prompts x {o.num_generations} completions = {rollouts // n} rollouts per step, "
         f"in {o.grad_accum_steps} micro-batch(es) of {rollouts // n // o.grad_accum_steps} ({rollouts} rollouts per step over all {n} processes)",
-        f"sampler: {s.gen_length} tokens, {s.steps} steps, block {s.block_length}, temperature {s.temperature}; mu {cfg.method.mu}, beta {cfg.method.beta}",
+        f"sampler: {s.gen_length} tokens, {s.steps} steps, block {s.block_length}, temperature {s.temperature}, {sampler_rule(s)}; mu {cfg.method.mu}, beta {cfg.method.beta}",
         f"forward passes per step: {rl_step_passes(cfg):,.0f} sequence passes; SFT warm start: {cfg.sft.steps} steps",
         *_plan_cost(cfg, n, sharding),
         _plan_machine(cfg),

@@ -825,8 +825,9 @@ def check_model_path(value,             # a local folder or a hub name (None: no
     if _is_local_path(value):
         if not p.exists(): raise ConfigError(f"{field}={value}: no such directory (give a local model folder or a Hugging Face model name)")
         if not p.is_dir(): raise ConfigError(f"{field}={value} is a file: give the folder that holds the model's config.json and weights")
-        if not (p / 'config.json').is_file():
-            raise ConfigError(f"{field}={value} holds no config.json: not a saved model (a folder written by save_pretrained, or a hub name)")
+        if not (p / 'config.json').is_file() and not (p / 'adapter_config.json').is_file():   # a LoRA adapter folder: load_dllm finds its base
+            raise ConfigError(f"{field}={value} holds no config.json: not a saved model (a folder written by save_pretrained, "
+                              "a LoRA adapter folder with adapter_config.json, or a hub name)")
     elif hub and _offline():
         from huggingface_hub import try_to_load_from_cache
         if not isinstance(try_to_load_from_cache(str(value), 'config.json'), str):
