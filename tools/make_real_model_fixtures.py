@@ -9,6 +9,14 @@ DIR holds the official remote code, never copied into this repository:
 PATH is LLaDA's sampler `generate.py` (github.com/ML-GSAI/LLaDA). Their sha256 are checked against the versions the
 committed fixtures were made with (`--allow-other-sources` to run on others; reference.json then records theirs).
 
+Extra references, each in a file of its own plus a key of reference.json (the files above are not rewritten):
+    ... --only dream_generate,llada_padding --dream-generation-utils PATH2
+writes OUT/reference_dream_generate.json (the official Dream `model.diffusion_generate` tokens at temperature 0 on a
+left-padded batch, every alg, 3 lengths x 4 configs, one output_history; PATH2 is Dream's published sampler, see
+DREAM_SAMPLER) and OUT/reference_llada_attended.safetensors (the official LLaDA logits on the left-padded batch called
+without an attention mask: the padding attended to, as the hub file's callers do). Made with OMP_NUM_THREADS=1 (the
+thread count is recorded; the other outputs reproduce byte for byte with 2 threads).
+
 Written (only these files; anything else in the folders, e.g. tokenizer files, is left alone):
     OUT/llada_tiny/{config.json, model.safetensors, generation_config.json}
     OUT/dream_tiny/{config.json, model.safetensors, generation_config.json}
@@ -50,6 +58,16 @@ GENERATE_PY = {
     'signature': "generate(model, prompt, attention_mask=None, steps=128, gen_length=128, block_length=128, "
                  "temperature=0., cfg_scale=0., remasking='low_confidence', mask_id=126336, logits_eos_inf=False, "
                  "confidence_eos_eot_inf=False)",
+}
+
+# Dream's sampler as published (DreamGenerationMixin in Dream-org/Dream-v0-Instruct-7B's generation_utils.py). The Saber copy
+# above is NOT it (its _sample is Saber's own threshold-and-remask loop), so the diffusion_generate references use this
+# vendored copy next to the same modeling_dream.py / configuration_dream.py.
+DREAM_SAMPLER = {
+    'sha256': 'b635865a96f4a9bc842d10ee0d55e38d8ef82d7e6135f286c73f9c688729d46a',
+    'origin': 'ZHZisZZ/dllm@03270de7d134f87244f1ffc2ff3653c809beb1d0 dllm/pipelines/dream/models/generation_utils.py '
+              '(git blob f8de3ce5299f5aecce9da34a1f8bc1ce35b26b4b; vendored copy of Dream-org/Dream-v0-Instruct-7B\'s '
+              'generation_utils.py: the _sample loop over steps with origin / maskgit_plus / topk_margin / entropy)',
 }
 
 # --- configs: the published key sets of LLaDA-8B-Instruct / Dream-v0-Instruct-7B, sizes shrunk -------------------
@@ -291,15 +309,155 @@ def load_module(path, name):
     return mod
 
 
+# --- extra references, made with --only (the files above stay as they are) -----------------------------------------
+DREAM_GEN_FILE, LLADA_ATTENDED_FILE = 'reference_dream_generate.json', 'reference_llada_attended.safetensors'
+DREAM_GEN_PROMPT_LENS, DREAM_GEN_PROMPT_SEED, DREAM_GEN_ORIGIN_SEED = (7, 4, 2), 400, 500
+DREAM_GEN_LENGTHS = (6, 11, 16)          # max_new_tokens
+DREAM_GEN_ALGS = ('maskgit_plus', 'topk_margin', 'entropy', 'origin')
+DREAM_GEN_CONFIGS = {                    # steps as a function of the length L
+    'steps_L': dict(steps=lambda L: L, eps=1e-3, top_p=None, top_k=None),
+    'steps_4': dict(steps=lambda L: 4, eps=1e-3, top_p=None, top_k=None),
+    'steps_5_eps0.2_topp0.9': dict(steps=lambda L: 5, eps=0.2, top_p=0.9, top_k=None),
+    'steps_halfL_topk8': dict(steps=lambda L: L // 2, eps=1e-3, top_p=None, top_k=8),
+}
+DREAM_GEN_HISTORY_CASE = 'entropy/L11/steps_4'
+
+
+def dream_generate_prompts():
+    import torch
+    cfg = SPECS['dream']['config']
+    g = torch.Generator().manual_seed(DREAM_GEN_PROMPT_SEED)
+    P = max(DREAM_GEN_PROMPT_LENS)
+    ids = torch.full((len(DREAM_GEN_PROMPT_LENS), P), cfg['pad_token_id'], dtype=torch.long)
+    mask = torch.zeros_like(ids)
+    for r, n in enumerate(DREAM_GEN_PROMPT_LENS):
+        ids[r, P - n:] = torch.randint(0, 2000, (n,), generator=g)
+        mask[r, P - n:] = 1
+    return ids, mask
+
+
+def dream_generate_references(official, sampler_py, out, tmp, sampler_sha):
+    """The official `model.diffusion_generate` (Dream's DreamGenerationMixin, loaded as remote code beside the official
+    modeling_dream.py) at temperature 0 on a left-padded batch of 3 prompts, for every alg x length x config."""
+    import torch
+    spec = SPECS['dream']
+    src = out / spec['dir']
+    files = [src / n for n in ('config.json', 'model.safetensors', 'generation_config.json')]
+    folder = model_folder(tmp / 'dream_gen', files, official / 'dream', ['modeling_dream.py', 'configuration_dream.py'])
+    shutil.copy(sampler_py, folder / 'generation_utils.py')
+    from transformers import AutoModel
+    model = AutoModel.from_pretrained(folder, trust_remote_code=True, torch_dtype=torch.float32).eval()
+    ids, mask = dream_generate_prompts()
+    cases, n = {}, 0
+    for L in DREAM_GEN_LENGTHS:
+        for cname, c in DREAM_GEN_CONFIGS.items():
+            for alg in DREAM_GEN_ALGS:
+                name = f'{alg}/L{L}/{cname}'
+                kw = dict(attention_mask=mask, max_new_tokens=L, steps=c['steps'](L), eps=c['eps'], alg=alg, alg_temp=None,
+                          temperature=0.0, top_p=c['top_p'], top_k=c['top_k'], return_dict_in_generate=True,
+                          output_history=name == DREAM_GEN_HISTORY_CASE)
+                seed = DREAM_GEN_ORIGIN_SEED + n if alg == 'origin' else None
+                if seed is not None: torch.manual_seed(seed)
+                calls = []
+                hook = model.register_forward_hook(lambda m, a, o: calls.append(1))
+                try:
+                    res = model.diffusion_generate(ids, **kw)
+                finally:
+                    hook.remove()
+                case = {'alg': alg, 'max_new_tokens': L, 'steps': kw['steps'], 'eps': c['eps'], 'top_p': c['top_p'],
+                        'top_k': c['top_k'], 'temperature': 0.0, 'alg_temp': None, 'torch_manual_seed': seed,
+                        'model_calls': len(calls), 'sequences': res.sequences.tolist(),
+                        'masks_left': int((res.sequences == spec['config']['mask_token_id']).sum())}
+                if kw['output_history']: case['history'] = [h.tolist() for h in res.history]
+                cases[name] = case
+                n += 1
+    ref = {'what': 'Token ids of the official Dream sampler (model.diffusion_generate, DreamGenerationMixin) on '
+                   'tests/fixtures/real_models/dream_tiny, made by tools/make_real_model_fixtures.py --only dream_generate.',
+           'sampler': dict(DREAM_SAMPLER, sha256=sampler_sha),
+           'modeling': OFFICIAL_ORIGIN['dream'] + ' (modeling_dream.py, configuration_dream.py; generation_utils.py '
+                       'replaced by the sampler file above)',
+           'call': "model.diffusion_generate(input_ids, attention_mask=attention_mask, max_new_tokens=L, steps=S, eps=E, "
+                   "alg=ALG, alg_temp=None, temperature=0.0, top_p=TOP_P, top_k=TOP_K, return_dict_in_generate=True, "
+                   "output_history=HISTORY) on the float32 model; for alg 'origin' torch.manual_seed(torch_manual_seed) "
+                   "right before the call (its only randomness: torch.rand on the global CPU generator)",
+           'input_ids': ids.tolist(), 'attention_mask': mask.tolist(),
+           'prompts': f'lengths {list(DREAM_GEN_PROMPT_LENS)}, ids ~ randint(0, 2000) (torch.Generator seed '
+                      f'{DREAM_GEN_PROMPT_SEED}), left-padded with pad id {spec["config"]["pad_token_id"]}',
+           'history_case': DREAM_GEN_HISTORY_CASE,
+           'sequences': 'int64 [3, P + L]: the prompt (as passed, padding included) then the L generated tokens',
+           'cases': cases}
+    return ref
+
+
+def llada_attended_references(official, out, tmp):
+    """The official LLaDA forward on the left-padded batch of reference_llada.safetensors called WITHOUT an attention
+    mask: padded keys attended to, what copies that pass attn_mask=None do."""
+    import torch
+    model = load_official('llada', official, out, tmp, 'attended')
+    ids, padded, mask, cols = make_inputs('llada')
+    lg = forward('llada', model, padded)           # model(padded, attention_mask=None).logits
+    lg_masked = forward('llada', model, padded, mask)
+    t, gap = summarize(lg, cols, mask.bool(), 'padded_attended')
+    tensors = {'cols': cols, 'padded.input_ids': padded, 'padded.attention_mask': mask, 'padded.valid': mask.bool(), **t}
+    entry = {'file': LLADA_ATTENDED_FILE, 'call': 'model(padded_input_ids, attention_mask=None).logits (float32 official '
+                                                  'model; the padding is attended to)',
+             'inputs': 'the padded case of reference_llada.safetensors (same ids, mask and cols)',
+             'min_top1_top2_logit_gap_valid': gap,
+             'max_abs_diff_vs_masked_at_valid_positions': maxdiff(lg, lg_masked, mask.bool()),
+             'argmax_differs_from_masked_at_valid_positions': int((lg.argmax(-1) != lg_masked.argmax(-1))[mask.bool()].sum()),
+             'tensors': {'padded_attended.logits_cols': 'float32 [3, 12, C]', 'padded_attended.lse': 'float32 [3, 12]',
+                         'padded_attended.argmax': 'int64 [3, 12]'}}
+    return {k: v.clone().contiguous() for k, v in sorted(tensors.items())}, entry
+
+
+def run_only(parts, args, official, out):
+    "Add the extra references named in `parts` (files of their own, plus keys in reference.json); nothing else changes."
+    tmp = Path(tempfile.mkdtemp(prefix='real_model_fixtures_'))
+    os.environ['HF_MODULES_CACHE'] = str(tmp / 'hf_modules')
+    os.environ.setdefault('HF_HUB_OFFLINE', '1')
+    import torch
+    from safetensors.torch import save_file
+    torch.manual_seed(0)
+    report_path = out / 'reference.json'
+    report = json.loads(report_path.read_text())
+    try:
+        if 'dream_generate' in parts:
+            if args.dream_generation_utils is None: sys.exit('--only dream_generate needs --dream-generation-utils PATH')
+            found = sha256(args.dream_generation_utils)
+            if found != DREAM_SAMPLER['sha256'] and not args.allow_other_sources:
+                sys.exit(f'sha256 of {args.dream_generation_utils} differs from DREAM_SAMPLER (--allow-other-sources)')
+            ref = dream_generate_references(official, args.dream_generation_utils, out, tmp, found)
+            (out / DREAM_GEN_FILE).write_text(json.dumps(ref) + '\n')
+            report['dream_generate'] = {'file': DREAM_GEN_FILE, 'sampler': ref['sampler'], 'cases': len(ref['cases']),
+                                        'call': ref['call'], 'history_case': ref['history_case'],
+                                        'torch_threads': torch.get_num_threads()}
+        if 'llada_padding' in parts:
+            tensors, entry = llada_attended_references(official, out, tmp)
+            save_file(tensors, out / LLADA_ATTENDED_FILE)
+            (out / LLADA_ATTENDED_FILE).chmod(0o644)
+            report['llada_padding_attended'] = dict(entry, torch_threads=torch.get_num_threads())
+        report_path.write_text(json.dumps(report, indent=2) + '\n')
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--official', type=Path, required=True, help='folder with llada/ and dream/ official remote code')
     ap.add_argument('--generate-py', type=Path, required=True, help="LLaDA's official generate.py")
     ap.add_argument('--out', type=Path, default=OUT)
     ap.add_argument('--allow-other-sources', action='store_true')
+    ap.add_argument('--only', default=None, help='comma-separated extra references to (re)make, nothing else: '
+                                                 'dream_generate, llada_padding')
+    ap.add_argument('--dream-generation-utils', type=Path, default=None,
+                    help="Dream's published generation_utils.py (the sampler; see DREAM_SAMPLER), for dream_generate")
     args = ap.parse_args()
     official, out = args.official.resolve(), args.out.resolve()
     found, found_gen = check_sources(official, args.generate_py, args.allow_other_sources)
+    if args.only:
+        parts = set(args.only.split(','))
+        if parts - {'dream_generate', 'llada_padding'}: sys.exit(f'--only: unknown parts {sorted(parts)}')
+        return run_only(parts, args, official, out)
 
     tmp = Path(tempfile.mkdtemp(prefix='real_model_fixtures_'))
     os.environ['HF_MODULES_CACHE'] = str(tmp / 'hf_modules')   # keep the remote code out of ~/.cache (read at import)
