@@ -604,6 +604,6 @@ def diffusion_generate(self: DreamModel,
     L = max_length - P
     r = generate(self, inputs, attention_mask, gen_length=L, steps=gc.steps, block_length=L, temperature=gc.temperature or 0.0,
                  remasking=gc.alg, generator=generator, allow_mask_proposal=True, top_p=gc.top_p if gc.top_p is not None and gc.top_p < 1 else None,
-                 top_k=gc.top_k, alg_temp=gc.alg_temp, eps=gc.eps, history=history)
+                 top_k=gc.top_k, alg_temp=None if gc.alg == 'origin' else gc.alg_temp, eps=gc.eps, history=history)   # Dream's origin ignores alg_temp
     if not gc.return_dict_in_generate: return r.sequences
     return DreamGenerationOutput(sequences=r.sequences, history=r.history if history else None)
