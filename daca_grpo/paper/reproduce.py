@@ -380,7 +380,8 @@ def plan_markdown(rows) -> str:
 
 # %% ../../nbs/paper/20_reproduce.ipynb #0f21311c
 def _parser():
-    ap = argparse.ArgumentParser(prog='python -m daca_grpo.paper.reproduce', description="DACA-GRPO's main table and ablations under the verifier-only protocol (20_reproduce)")
+    ap = argparse.ArgumentParser(prog='daca-grpo reproduce',   # also `python -m daca_grpo.paper.reproduce`
+                                 description="DACA-GRPO's main table and ablations under the verifier-only protocol (20_reproduce)")
     ap.add_argument('--profile', default='quick', help=f"one of {', '.join(PROFILES)} (quick: minutes on 2 CPU cores, a pipeline check)")
     ap.add_argument('--only', nargs='+', metavar='TABLE', help=f"any of {', '.join(TABLES)} (default: all)")
     ap.add_argument('--tasks', nargs='+', metavar='TASK', help=f"run only the stages of these tasks, of {', '.join(MAIN_TASKS)}; the tables still show every finished stage")

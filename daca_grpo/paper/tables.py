@@ -234,7 +234,7 @@ def plot_main_curves(points, out, x='passes', y='test', rows=(), smooth=0):
             ax.set_title(f"{task}: {_label(m, 'base')[0]}", fontsize=9); ax.set_xlabel({'passes': 'sequence forward passes', 'step': 'RL step'}[x])
             ax.set_ylabel(f'test {metric}' if y == 'test' else f'training {y}' + (f' (mean of {smooth} steps)' if smooth else ''), fontsize=8)
             if x == 'passes': ax.ticklabel_format(axis='x', style='sci', scilimits=(0, 0))
-            ax.legend(fontsize=6)
+            if ax.get_legend_handles_labels()[1]: ax.legend(fontsize=6)   # a panel with no run yet has nothing to name
     fig.tight_layout(); fig.savefig(out, dpi=110); plt.close(fig)
     return Path(out)
 
