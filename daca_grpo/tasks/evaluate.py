@@ -11,13 +11,13 @@ __all__ = ['MATH_TRAIN_SOURCE', 'JSON_DEFAULT_SUBSET', 'PROTOCOL_COUNTDOWN', 'MB
            'eval_parser', 'eval_main']
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #4b90eaca
-import argparse, inspect, json, math, random, re, time
+import argparse, inspect, json, math, random, re, sys, time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 import torch
 from datasets import DatasetDict
-from tqdm.auto import tqdm
+from ..progress import progress_bar
 from . import data as D, rewards as R, procedural as P
 from ..sampler import generate
 from ..adapters import adapter_for, completion_mask, context_length
@@ -449,7 +449,7 @@ def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream
              batch_size=8,    # prompts generated at once
              limit=None,      # evaluate only the first `limit` problems (None: all)
              out_path=None,   # JSONL file for the per-problem records (None: not written)
-             progress=True,   # show a progress bar
+             progress=True,   # True: a progress bar; 'lines': plain lines (a log file); False: nothing
              seed=0,          # seed of the sampling generator
              adapter=None,    # model adapter (None: `adapter_for(model)`)
              dataset=None,    # rows to evaluate instead of the task's evaluation set
@@ -481,7 +481,7 @@ def evaluate(model,           # the dLLM (TinyDLLM or a Hugging Face LLaDA/Dream
         out_path = Path(out_path); out_path.parent.mkdir(parents=True, exist_ok=True)
     fh = open(out_path, 'w') if out_path is not None else None
     try:
-        bar = tqdm(total=len(rows), desc=f'{spec.name} L={gen_length}', disable=not progress)
+        bar = progress_bar(len(rows), f'{spec.name} L={gen_length}', progress, every=max(1, batch_size), file=sys.stderr)   # stdout: the results
         for i in range(0, len(rows), batch_size):
             batch = rows[i:i + batch_size]
             lens = [len(tokenizer(r['prompt'], add_special_tokens=False)['input_ids']) for r in batch]
@@ -848,6 +848,10 @@ def _eval_plan(a, card) -> dict:
     return dict(task=task, pool=pool, settings=settings, batch_size=batch, limit=limit, line=line)
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #eb318284
+def _progress_mode(no_progress): # --no-progress
+    "A bar in a terminal, plain lines when stderr goes to a file (no redraws in a log), nothing with --no-progress."
+    return False if no_progress else (True if sys.stderr.isatty() else 'lines')
+
 def _score(f, task):
     "`score_file` for `--score`: an empty or unreadable file is a `ConfigError` naming it."
     try: recs = read_generations(f)
@@ -896,7 +900,7 @@ def eval_main(argv=None, # command-line arguments (None: `sys.argv[1:]`)
         for st in plan['settings']:
             out = Path(a.out) / f"{spec.name}{'_' + plan['pool'] + '-pool' if plan['pool'] else ''}_{tag}_L{st['gen_length']}.jsonl"
             summaries.append({**evaluate(model, tokenizer, spec, **st, batch_size=plan['batch_size'], limit=plan['limit'], out_path=out,
-                                         progress=not a.no_progress, seed=a.seed, dataset=ds), 'scored_on': plan['line']})
+                                         progress=_progress_mode(a.no_progress), seed=a.seed, dataset=ds), 'scored_on': plan['line']})
     print(results_table(summaries))
     md, _ = write_paper_table(summaries, a.out, tag, model_name=a.model)
     print(f"\n{md.read_text()}", end='')
