@@ -25,7 +25,7 @@ def task_eval_fn(cfg,              # the run's `TrainConfig` (its task, `eval_sa
                  progress=False,   # as `daca_grpo.progress.progress_bar`'s `progress`
                 ):                 # a function model -> {metric: value}
     "A function model -> {metric: value} evaluating on the task's held-out split with `cfg.eval_sampler`."
-    from daca_grpo.tasks.evaluate import evaluate, sampler_options
+    from daca_grpo.tasks.evaluate import evaluate
     s = cfg.eval_sampler
     calls = [len(list(Path(out_dir).glob('eval_*.jsonl'))) if out_dir is not None else 0]   # a resumed run numbers on: nothing is overwritten
     def fn(model):
@@ -33,7 +33,7 @@ def task_eval_fn(cfg,              # the run's `TrainConfig` (its task, `eval_sa
         path = None if out_dir is None else Path(out_dir) / f'eval_{calls[0]:03d}.jsonl'
         res = evaluate(model, tokenizer, cfg.data.task, gen_length=s.gen_length, steps=s.steps, block_length=s.block_length,
                        temperature=s.temperature, limit=cfg.data.eval_size, out_path=path, progress=progress, remasking=s.remasking,
-                       **sampler_options(s.top_p, s.top_k, s.alg_temp, s.eps, section='eval_sampler'))   # a Dream run evaluates with its rule
+                       top_p=s.top_p, top_k=s.top_k, alg_temp=s.alg_temp, eps=s.eps)   # a Dream run evaluates with its rule
         return {res['metric']: float(res['value'])}         # e.g. {'accuracy': 0.42} (Sudoku: pooled cell accuracy)
     return fn
 

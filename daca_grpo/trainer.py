@@ -132,14 +132,13 @@ def rollout_round(model,                    # the policy, in eval mode
                   max_prompt_length=None,   # left-truncate prompts to this many tokens (None: keep all)
                  ):                         # the `Rollout`: prompts repeated G times, completions and their trajectory
     "Generate G completions for each prompt, with their denoising trajectories, from seeds fixed by (seed, round, process)."
-    from daca_grpo.tasks.evaluate import sampler_options
     kw = dict(truncation=max_prompt_length is not None, max_length=max_prompt_length) if max_prompt_length else {}
     enc = tokenizer(prompts, padding=True, return_tensors='pt', add_special_tokens=False, **kw)
     pid, pm = enc['input_ids'].repeat_interleave(G, 0).to(device), enc['attention_mask'].repeat_interleave(G, 0).to(device)
     gen_args = dict(gen_length=sampler_cfg.gen_length, steps=sampler_cfg.steps, block_length=sampler_cfg.block_length,
                     temperature=sampler_cfg.temperature, cfg_scale=sampler_cfg.cfg_scale, remasking=sampler_cfg.remasking, adapter=adapter,
                     cache=sampler_cfg.cache, threshold=sampler_cfg.threshold, capture=sampler_cfg.capture,
-                    **sampler_options(sampler_cfg.top_p, sampler_cfg.top_k, sampler_cfg.alg_temp, sampler_cfg.eps, generate))   # Dream's options
+                    top_p=sampler_cfg.top_p, top_k=sampler_cfg.top_k, alg_temp=sampler_cfg.alg_temp, eps=sampler_cfg.eps)   # Dream's options
     if not per_prompt_seeding:
         g = torch.Generator(device).manual_seed(_seed_for(seed, round_idx, process_index, 1))
         return generate(model, pid, pm, generator=g, **gen_args)
