@@ -6,7 +6,7 @@
 __all__ = ['CKPT_RE', 'STATE_FILE', 'OPTIM_FILE', 'SCHED_FILE', 'MODEL_DIR', 'ACC_DIR', 'capture_rng_state', 'restore_rng_state',
            'trainable_state_dict', 'CheckpointCorrupt', 'checkpoint_name', 'rng_file', 'list_checkpoints',
            'latest_checkpoint', 'prune_checkpoints', 'is_sharded', 'save_checkpoint', 'load_checkpoint',
-           'load_latest_checkpoint', 'export_model']
+           'load_latest_checkpoint', 'is_run_checkpoint', 'export_model']
 
 # %% ../nbs/08_checkpoint.ipynb #87decd85
 import copy, json, os, random, re, shutil, warnings, inspect
@@ -338,6 +338,16 @@ def load_latest_checkpoint(output_dir,          # the run's folder
             warnings.warn(f"checkpoint {ck.name} is damaged ({e}): falling back to an older one")
     if bad: raise CheckpointCorrupt(f"no intact checkpoint in {output_dir}: " + '; '.join(bad))
     return None
+
+# %% ../nbs/08_checkpoint.ipynb #8056f9ce
+def is_run_checkpoint(path, # a folder, e.g. `output_dir/checkpoint-00000050`
+                     ) -> bool: # whether `save_checkpoint` wrote it
+    "Whether `path` is a checkpoint `save_checkpoint` wrote: `checkpoint-{step:08d}` with a `trainer_state.json` holding its step, model format and manifest."
+    p = Path(path)
+    if not (CKPT_RE.match(p.name) and p.is_dir() and (p / STATE_FILE).is_file()): return False
+    try: s = json.loads((p / STATE_FILE).read_text())
+    except (OSError, ValueError): return False
+    return isinstance(s, dict) and isinstance(s.get('step'), int) and isinstance(s.get('files'), dict) and 'model_format' in s
 
 # %% ../nbs/08_checkpoint.ipynb #c01e00dc
 def _merged_from_state_dict(m, sd):

@@ -4,18 +4,18 @@
 
 # %% auto #0
 __all__ = ['TASKS', 'TaskName', 'LLADA_REMASKING', 'DREAM_REMASKING', 'Remasking', 'MethodName', 'LOGGERS', 'UNBOUNDED_KEYS',
-           'TINY_MODEL_ARGS', 'PROTOCOL_TASKS', 'D1_MAX_STEPS', 'D1_EVAL_SIZE', 'D1_MODEL', 'D1_LLADA_LORA_TARGETS',
-           'D1_GSM8K_PROMPTS', 'RECIPE_TRAIN_PROMPTS', 'RECIPE_MAX_STEPS', 'RECIPE_PROMPT_LENGTH', 'DREAM_MODEL',
-           'D1_DREAM_LORA_TARGETS', 'DIFFUCODER_ROLLOUTS', 'RECIPE_MODELS', 'PROTOCOL_TINY', 'CHAIN_LENGTHS',
-           'LONG_LENGTHS', 'TASK_PROTOCOL', 'PRESETS', 'ModelConfig', 'DataConfig', 'SamplerConfig', 'MethodConfig',
-           'DPSConfig', 'SMLConfig', 'OptimConfig', 'LogConfig', 'SFTConfig', 'ProtocolConfig', 'TrainConfig',
-           'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict', 'apply_overrides', 'validate', 'save_config',
-           'tiny_config', 'd1_config', 'recipe_config', 'protocol_config', 'quickstart_config', 'get_preset',
-           'config_dirs', 'list_configs', 'accelerate_config', 'resolve_config', 'load_config', 'check_model_path',
-           'parse_args', 'describe_config']
+           'TINY_MODEL_ARGS', 'MAX_SEED', 'PATH_KEYS', 'PROTOCOL_TASKS', 'CONFIG_HEADER', 'D1_MAX_STEPS',
+           'D1_EVAL_SIZE', 'D1_MODEL', 'D1_LLADA_LORA_TARGETS', 'D1_GSM8K_PROMPTS', 'RECIPE_TRAIN_PROMPTS',
+           'RECIPE_MAX_STEPS', 'RECIPE_PROMPT_LENGTH', 'DREAM_MODEL', 'D1_DREAM_LORA_TARGETS', 'DIFFUCODER_ROLLOUTS',
+           'RECIPE_MODELS', 'PROTOCOL_TINY', 'CHAIN_LENGTHS', 'LONG_LENGTHS', 'TASK_PROTOCOL', 'PRESETS', 'ModelConfig',
+           'DataConfig', 'SamplerConfig', 'MethodConfig', 'DPSConfig', 'SMLConfig', 'OptimConfig', 'LogConfig',
+           'SFTConfig', 'ProtocolConfig', 'TrainConfig', 'ConfigError', 'coerce', 'config_from_dict', 'config_to_dict',
+           'apply_overrides', 'expand_path', 'validate', 'is_saved_config', 'save_config', 'tiny_config', 'd1_config',
+           'recipe_config', 'protocol_config', 'quickstart_config', 'get_preset', 'config_dirs', 'list_configs',
+           'accelerate_config', 'resolve_config', 'load_config', 'check_model_path', 'parse_args', 'describe_config']
 
 # %% ../nbs/07_config.ipynb #94b82de9
-import dataclasses, difflib, inspect, math, os, typing
+import dataclasses, difflib, inspect, math, os, re, typing
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional, Union, get_args, get_origin, get_type_hints
@@ -451,6 +451,8 @@ def _sampler_problems(s, name):
     return p
 
 # %% ../nbs/07_config.ipynb #6713a4fc
+MAX_SEED = 2 ** 32 - 1     # numpy.random.seed (and so accelerate's set_seed) takes 0 .. 2**32 - 1
+
 class _Problems(list):
     "The messages of the failed checks, in the order they were made."
     def need(self, ok, msg):
@@ -459,7 +461,7 @@ class _Problems(list):
 def _run_problems(cfg):
     p = _Problems()
     p.need(cfg.name.strip() != '', "name must not be empty (it names the run)")
-    p.need(cfg.seed >= 0, f"seed={cfg.seed} must be >= 0")
+    p.need(0 <= cfg.seed <= MAX_SEED, f"seed={cfg.seed} must be in 0..{MAX_SEED} (2**32 - 1: numpy's seed range, which set_seed uses)")
     return p
 
 # %% ../nbs/07_config.ipynb #201ce423
@@ -552,11 +554,38 @@ def _optim_problems(cfg, num_processes=1):
 # %% ../nbs/07_config.ipynb #365c6af8
 def _log_problems(cfg):
     lg, p = cfg.log, _Problems()
+    p.need(str(lg.output_dir).strip() != '', "log.output_dir is empty: give the folder the run writes, e.g. log.output_dir=runs/mine "
+                                             "(log.output_dir=. writes into the current folder)")
     p.need(lg.log_every >= 1, f"log.log_every={lg.log_every} must be >= 1")
     for k in ('save_every', 'eval_every', 'sample_log_every'):
         p.need(getattr(lg, k) >= 0, f"log.{k}={getattr(lg, k)} must be >= 0 (0 = never)")
     p.need(lg.keep_last is None or lg.keep_last >= 1, f"log.keep_last={lg.keep_last} must be >= 1 or none (keep all)")
     p.need(len(set(lg.report_to)) == len(lg.report_to), f"log.report_to={lg.report_to} lists a logger twice")
+    return p
+
+# %% ../nbs/07_config.ipynb #e11aa077
+PATH_KEYS = ('log.output_dir', 'data.path', 'model.path', 'model.init_from')   # the keys whose ~ and $VARS `validate` expands
+
+def expand_path(value, # a path as a user writes it: '~/runs/$USER' (None: none)
+                env=None, # the environment (None: `os.environ`)
+               ):      # (the expanded path or None, the names of the variables that are not set)
+    "`value` with `~` (the home folder) and `$VAR`/`${VAR}` expanded, and the variables it names that `env` lacks."
+    if value is None: return None, []
+    env = os.environ if env is None else env
+    names = [a or b for a, b in re.findall(r'\$(?:\{(\w+)\}|(\w+))', str(value))]
+    unset = [n for n in names if n not in env]
+    out = re.sub(r'\$(?:\{(\w+)\}|(\w+))', lambda m: env.get(m.group(1) or m.group(2), m.group(0)), str(value))
+    return os.path.expanduser(out), unset
+
+def _expand_paths(cfg):
+    "Expand `PATH_KEYS` of `cfg` in place; the problems (a variable not set)."
+    p = _Problems()
+    for key in PATH_KEYS:
+        sec, name = key.split('.')
+        old = getattr(getattr(cfg, sec), name)
+        new, unset = expand_path(old)
+        if unset: p.append(f"{key}={old}: the environment variable ${unset[0]} is not set: set it, or write the folder out")
+        elif new != old: setattr(getattr(cfg, sec), name, new)
     return p
 
 # %% ../nbs/07_config.ipynb #75ed73a2
@@ -585,7 +614,7 @@ def _protocol_problems(cfg):
         p.need(getattr(pr, k) is None or getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1 or none (the task's default)")
     for k in ('select_every', 'base_select_every'):
         p.need(getattr(pr, k) >= 1, f"protocol.{k}={getattr(pr, k)} must be >= 1")
-    p.need(pr.data_seed is None or pr.data_seed >= 0, f"protocol.data_seed={pr.data_seed} must be >= 0 or none (the run's seed)")
+    p.need(pr.data_seed is None or 0 <= pr.data_seed <= MAX_SEED, f"protocol.data_seed={pr.data_seed} must be in 0..{MAX_SEED} or none (the run's seed)")
     p.need(not pr.enabled or cfg.sft.steps >= 1, "protocol.enabled=true trains the base by SFT: set sft.steps >= 1 (e.g. 600)")
     p.need(not pr.enabled or d.task in PROTOCOL_TASKS,
            f"protocol.enabled=true is implemented for data.task={' or '.join(PROTOCOL_TASKS)}, not {d.task!r}")
@@ -595,8 +624,8 @@ def _protocol_problems(cfg):
 def validate(cfg,            # the whole config (`TrainConfig`)
              num_processes=1, # processes the run is launched on (the batch must split evenly over them)
             ):                # `cfg` itself when it is valid
-    "Raise a `ConfigError` listing every problem in `cfg`; return `cfg` when there is none."
-    p = (_run_problems(cfg) + _model_problems(cfg) + _data_problems(cfg)
+    "Raise a `ConfigError` listing every problem in `cfg`; return `cfg` when there is none. `~` and `$VARS` in `PATH_KEYS` are expanded in place."
+    p = (_expand_paths(cfg) + _run_problems(cfg) + _model_problems(cfg) + _data_problems(cfg)
          + _sampler_problems(cfg.sampler, 'sampler') + _sampler_problems(cfg.eval_sampler, 'eval_sampler')
          + _method_problems(cfg) + _dps_problems(cfg) + _sml_problems(cfg) + _optim_problems(cfg, num_processes)
          + _log_problems(cfg) + _task_problems(cfg) + _sft_problems(cfg) + _protocol_problems(cfg))
@@ -605,13 +634,22 @@ def validate(cfg,            # the whole config (`TrainConfig`)
     return cfg
 
 # %% ../nbs/07_config.ipynb #44382e53
+CONFIG_HEADER = '# daca_grpo training config'   # the first line of every file `save_config` writes
+
+def is_saved_config(path, # a file, e.g. a run folder's config.yaml
+                   ) -> bool: # whether `save_config` wrote it (its first line is `CONFIG_HEADER`)
+    "Whether `path` is a config `save_config` wrote: the CLI takes it as proof that a folder holds a run (a user's own config.yaml is not)."
+    try:
+        with open(path, encoding='utf-8') as f: return f.readline().startswith(CONFIG_HEADER)
+    except (OSError, UnicodeDecodeError): return False
+
 def save_config(cfg,  # the config to write
                 path, # the YAML file (its folder is created)
                ):     # `path`, as a `Path`
     "Write `cfg` (every field) to the YAML file `path`."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     text = yaml.safe_dump(config_to_dict(cfg), sort_keys=False, default_flow_style=False, width=120)
-    path.write_text(f"# daca_grpo training config: load with daca_grpo.config.load_config({path.name!r})\n" + text)
+    path.write_text(f"{CONFIG_HEADER}: load with daca_grpo.config.load_config({path.name!r})\n" + text)
     return path
 
 def _merge(base, new, cls, prefix=''):
@@ -784,13 +822,28 @@ def resolve_config(path, # a file, or the name of a shipped config
     raise ConfigError(f"config file not found: {path} ({hint}a path, or a shipped config name: see daca-grpo train --list-configs)")
 
 # %% ../nbs/07_config.ipynb #9bf5a469
+class _UniqueKeyLoader(yaml.SafeLoader):
+    "PyYAML's safe loader, refusing a key that one mapping repeats (PyYAML itself keeps the last and drops the others silently)."
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for k, _ in node.value:
+            if not isinstance(k, yaml.ScalarNode) or k.tag == 'tag:yaml.org,2002:merge': continue   # `<<:` merges may be overridden
+            key = self.construct_object(k)
+            if key in seen: raise yaml.constructor.ConstructorError(None, None, f"key {key!r} appears twice (first at line {seen[key] + 1}): "
+                                                                    "keep one, with every setting in it", k.start_mark)
+            seen[key] = k.start_mark.line
+        return super().construct_mapping(node, deep)
+
 def _read_yaml(path):
-    try: raw = yaml.safe_load(Path(path).read_text(encoding='utf-8'))
+    try: raw = yaml.load(Path(path).read_text(encoding='utf-8'), Loader=_UniqueKeyLoader)
+    except OSError as e:
+        fix = f"give this user read access (chmod u+r {path})" if isinstance(e, PermissionError) else "give a readable YAML file"
+        raise ConfigError(f"{path}: cannot read it ({e.strerror or e}): {fix}") from None
     except UnicodeDecodeError as e: raise ConfigError(f"{path}: not a YAML text file (byte {e.start} is not UTF-8): give a .yaml config") from None
     except yaml.YAMLError as e:
         mark = getattr(e, 'problem_mark', None)
         where = f":{mark.line + 1}" if mark is not None else ''
-        raise ConfigError(f"{path}{where}: invalid YAML ({getattr(e, 'problem', None) or e}): fix the file at that line") from None
+        raise ConfigError(f"{path}{where}: invalid YAML ({getattr(e, 'problem', None) or e})" + ('' if 'appears twice' in str(e) else ': fix the file at that line')) from None
     if raw is None: raise ConfigError(f"{path} is empty: write the keys it changes (e.g. `optim: {{max_steps: 10}}`), or leave it out to run the preset's defaults")
     if not isinstance(raw, dict): raise ConfigError(f"{path}: expected a mapping of sections at the top level, got {type(raw).__name__}")
     return raw
