@@ -5,12 +5,13 @@
 # %% auto #0
 __all__ = ['ADAPTERS', 'NATIVE_MODEL_TYPES', 'DLLMAdapter', 'forward_kwargs', 'completion_logits', 'completion_mask',
            'tiny_adapter', 'llada_adapter', 'dream_adapter', 'adapter_for', 'context_length', 'standin_from_tiny',
-           'is_adapter_folder', 'adapter_base', 'load_dllm', 'LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig',
-           'DreamStandIn']
+           'is_adapter_folder', 'adapter_base', 'load_dllm', 'first_nonfinite', 'check_weights_finite',
+           'LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn']
 
 # %% ../nbs/02_adapters.ipynb #0cb73a6b
 from dataclasses import dataclass, field, replace
-import functools, importlib
+import functools, importlib, difflib
+from pathlib import Path
 import torch
 from .config import D1_LLADA_LORA_TARGETS   # what d1's LoRA list matches in LLaDA
 
@@ -269,16 +270,41 @@ def _check_remote_code(path):
     "A `ValueError` when `remote_code=True` cannot run `path`'s own code: transformers 5 with a model type daca_grpo registers."
     if _transformers_major() < 5: return
     import transformers
-    from transformers import PretrainedConfig
-    model_type = str(PretrainedConfig.get_config_dict(path)[0].get('model_type', ''))
+    model_type = str(_config_dict(path).get('model_type', ''))
     if model_type.lower() in NATIVE_MODEL_TYPES:
         raise ValueError(f"remote_code=True: transformers {transformers.__version__} would run daca_grpo's own {model_type} class, not the code in {path} "
                          "(version 5 prefers a registered class to a folder's auto_map, and the official LLaDA/Dream code is written for 4.x): "
                          "leave remote_code off (the native classes give the official logits, 01a_real_models), or use transformers 4.57 to run the folder's code")
 
+def _config_dict(path):
+    "The keys of `path`'s config.json; a local one that cannot be read is a `WeightsError` naming it."
+    from transformers import PretrainedConfig
+    try: return PretrainedConfig.get_config_dict(str(path))[0]
+    except (OSError, ValueError) as e:
+        f = Path(str(path)) / 'config.json'
+        if not f.is_file(): raise
+        from daca_grpo.model import WeightsError
+        raise WeightsError(f"{f} is not a readable config ({' '.join(str(e).split())}): restore the config.json saved with the model") from None
+
 def _transformers_major():
     import transformers
     return int(transformers.__version__.split('.')[0])
+
+# %% ../nbs/02_adapters.ipynb #983d2980
+_NATIVE_SPELLING = {'tiny_dllm': 'tiny_dllm', 'llada': 'llada', 'dream': 'Dream'}   # lower case -> as the config.json files write them
+
+def _check_model_type(path):
+    "A `WeightsError` for a config.json whose model_type neither daca_grpo nor transformers reads: what the folder says, the native types, the nearest."
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    from daca_grpo.model import WeightsError
+    model_type = _config_dict(path).get('model_type')
+    if model_type and model_type in CONFIG_MAPPING: return          # an architecture transformers knows: AutoModel reads it
+    close = difflib.get_close_matches(str(model_type).lower(), list(_NATIVE_SPELLING), n=1, cutoff=0.75)
+    hint = f" (did you mean {_NATIVE_SPELLING[close[0]]!r}?)" if close else ''
+    code_here = not Path(str(path)).is_dir() or any(Path(str(path)).glob('*.py'))
+    own = ("; for an architecture of its own, run its code: load_dllm(path, remote_code=True) / model.trust_remote_code=true" if code_here else '')
+    raise WeightsError(f"{path}: config.json says model_type={model_type!r}{hint}, a type daca_grpo does not read natively ('tiny_dllm', 'llada', "
+                       f"'Dream') and transformers does not know: correct model_type in {Path(str(path)) / 'config.json'}{own}")
 
 # %% ../nbs/02_adapters.ipynb #c6cd68e9
 def load_dllm(path,                   # a local folder, a hub name, or a LoRA adapter folder
@@ -287,45 +313,81 @@ def load_dllm(path,                   # a local folder, a hub name, or a LoRA ad
               remote_code=False,      # run the checkpoint's own modelling and tokenizer code (transformers 4.x)
               trust_remote_code=None, # the keyword of earlier versions (same as `remote_code`)
               base=None,              # an adapter folder's base model; None: the one the adapter or its run names
+              strict=True,            # refuse a checkpoint that lacks weights the model has, or holds weights it does not (False: load it so)
+              check_finite=True,      # refuse weights holding NaN or infinity (a min/max pass over the parameters, on `device`)
               **model_kwargs):        # passed on to `AutoModel.from_pretrained`
     "Load `(model, tokenizer, adapter)` from a folder, hub name or LoRA adapter folder; `remote_code=True` runs the checkpoint's own modelling code."
-    from transformers import AutoConfig, AutoModel
     from daca_grpo import real_models                   # noqa: F401 (registers tiny_dllm, LLaDA and Dream with the Auto classes)
     from daca_grpo.tokenizer import load_dllm_tokenizer
     if trust_remote_code is not None: remote_code = trust_remote_code      # the keyword of earlier versions
-    if is_adapter_folder(path): return _load_adapter(path, base, dtype, device, remote_code, model_kwargs)
+    if is_adapter_folder(path): return _load_adapter(path, base, dtype, device, remote_code, dict(model_kwargs, strict=strict, check_finite=check_finite))
     if base is not None: raise ValueError(f"base={base}: {path} is not a LoRA adapter folder (no adapter_config.json): leave base out")
     path = _absolute_if_local(path)                     # what a LoRA adapter trained on it records as its base
     if remote_code: _check_remote_code(path)
     native = None if remote_code else _native_class(path)
-    if native is None:
-        try: AutoConfig.from_pretrained(path, trust_remote_code=remote_code)
-        except ValueError as e:
-            if remote_code or 'trust_remote_code' not in str(e): raise
-            raise ValueError(f"{path}: its model type is not one daca_grpo implements (tiny_dllm, llada, Dream); "
-                             "load it with its own code: load_dllm(path, remote_code=True) / model.trust_remote_code=true") from None
+    if native is None and not remote_code: _check_model_type(path)
     kw = dict(model_kwargs)
     if dtype is not None: kw['dtype' if _transformers_major() >= 5 else 'torch_dtype'] = dtype
-    if native is not None: model = native.from_pretrained(path, **kw)   # never the Auto mapping, which a remote load may have changed
-    else: model = AutoModel.from_pretrained(path, trust_remote_code=remote_code, **kw)
+    model = _from_pretrained(native, path, remote_code, strict, kw)
     if device is not None: model = model.to(device)
+    if check_finite: check_weights_finite(model, path)
     tokenizer = load_dllm_tokenizer(path, remote_code=remote_code)      # left padding: prompts are left-padded for the sampler
     return model.eval(), tokenizer, adapter_for(model)
 
 def _native_class(path):
     "The library's own class for `path`'s model type (tiny_dllm, llada, Dream), or None for any other."
-    from transformers import PretrainedConfig
     from daca_grpo import model, real_models
-    model_type = str(PretrainedConfig.get_config_dict(str(path))[0].get('model_type', '')).lower()
+    model_type = str(_config_dict(path).get('model_type', '')).lower()
     return {'tiny_dllm': model.TinyDLLM, 'llada': real_models.LLaDAModelLM, 'dream': real_models.DreamModel}.get(model_type)
+
+def _from_pretrained(native, path, remote_code, strict, kw):
+    "The model of `path`: by the library's class when it has one (never the Auto mapping, which a remote load may have changed), else `AutoModel`'s; missing or unexpected weights refused when `strict`."
+    from transformers import AutoModel
+    from daca_grpo.model import check_loading_info, safetensors_shapes, weight_files
+    if native is not None: return native.from_pretrained(path, strict=strict, **kw)
+    if Path(str(path)).is_dir(): safetensors_shapes(weight_files(path))   # an unreadable weights file: one line naming it
+    model, info = AutoModel.from_pretrained(path, trust_remote_code=remote_code, output_loading_info=True, **kw)
+    if strict: check_loading_info(info, path)
+    return model
 
 def _load_adapter(folder, base, dtype, device, remote_code, model_kwargs):
     "The base model with the LoRA adapter of `folder` on it (a `PeftModel`), the tokenizer saved with the adapter (else the base's), the adapter."
     from peft import PeftModel
     from daca_grpo.tokenizer import load_dllm_tokenizer
+    from daca_grpo.model import safetensors_shapes
     model, tokenizer, _ = load_dllm(adapter_base(folder, base), dtype=dtype, remote_code=remote_code, **model_kwargs)
+    weights = Path(folder) / 'adapter_model.safetensors'
+    if weights.is_file(): safetensors_shapes([weights])                    # an unreadable adapter file: one line naming it
     model = PeftModel.from_pretrained(model, str(folder))
     if device is not None: model = model.to(device)
+    if model_kwargs.get('check_finite', True): check_weights_finite(model, folder, keep=lambda name: 'lora_' in name)   # the base was checked
     try: tokenizer = load_dllm_tokenizer(folder, remote_code=remote_code)   # a run saves the tokenizer beside its adapter
     except (OSError, ValueError): pass
     return model.eval(), tokenizer, adapter_for(model)
+
+# %% ../nbs/02_adapters.ipynb #170443fb
+def first_nonfinite(model,             # any `nn.Module`
+                    keep=None,         # a predicate on parameter names (None: every parameter)
+                    chunk=2**26,       # elements per reduction: bounds the temporary memory
+                   ) -> str:           # the name of the first parameter holding a NaN or an infinity, or None
+    "The first floating-point parameter of `model` holding a NaN or an infinity (a min/max pass where the parameters are), or None."
+    for name, p in model.named_parameters():
+        if not p.is_floating_point() or p.device.type == 'meta' or (keep is not None and not keep(name)): continue
+        for part in p.detach().reshape(-1).split(chunk):
+            try: lo, hi = torch.aminmax(part); ok = bool(lo.isfinite() & hi.isfinite())
+            except (RuntimeError, NotImplementedError): ok = bool(torch.isfinite(part).all())   # a dtype without aminmax
+            if not ok: return name
+    return None
+
+def check_weights_finite(model, # the loaded model
+                         path,  # the folder or hub name it came from, named in the message
+                         keep=None, # a predicate on parameter names (None: every parameter)
+                        ):      # nothing; a `WeightsError` naming the first tensor with a NaN or an infinity
+    "A `WeightsError` when a weight of `model` is NaN or infinite, naming the folder, the tensor and how many of its values."
+    name = first_nonfinite(model, keep)
+    if name is None: return
+    from daca_grpo.model import WeightsError
+    p = model.get_parameter(name).detach()
+    bad = int((~torch.isfinite(p)).sum())
+    raise WeightsError(f"{path}: weight {name} holds NaN or infinite values ({bad} of {p.numel()}): the checkpoint is damaged, or the run that saved it "
+                       "diverged; use another checkpoint (an earlier one of the run), or load it anyway with load_dllm(path, check_finite=False)")

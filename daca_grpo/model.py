@@ -4,14 +4,17 @@
 
 # %% auto #0
 __all__ = ['TinyDLLMConfig', 'TinyDLLMRMSNorm', 'rotary_cos_sin', 'rotate_half', 'apply_rotary', 'capturing', 'write_span',
-           'DLLMCache', 'TinyDLLMAttention', 'TinyDLLMMLP', 'TinyDLLMBlock', 'TinyDLLM']
+           'DLLMCache', 'TinyDLLMAttention', 'TinyDLLMMLP', 'TinyDLLMBlock', 'TinyDLLM', 'WeightsError', 'weight_files',
+           'safetensors_shapes', 'built_shapes', 'check_shapes', 'check_loading_info', 'strict_from_pretrained']
 
 # %% ../nbs/01_model.ipynb #8e08e94d
-import math
+import math, json, logging
+from pathlib import Path
 from fastcore.basics import patch
 import torch, torch.nn as nn, torch.nn.functional as F
 from transformers import PretrainedConfig, PreTrainedModel, AutoConfig, AutoModel, AutoModelForMaskedLM
 from transformers.modeling_outputs import MaskedLMOutput
+from .config import ConfigError
 
 # %% ../nbs/01_model.ipynb #9993c1f5
 class TinyDLLMConfig(PretrainedConfig):
@@ -299,3 +302,123 @@ class TinyDLLM(PreTrainedModel):
 AutoConfig.register(TinyDLLMConfig.model_type, TinyDLLMConfig, exist_ok=True)
 AutoModel.register(TinyDLLMConfig, TinyDLLM, exist_ok=True)
 AutoModelForMaskedLM.register(TinyDLLMConfig, TinyDLLM, exist_ok=True)
+
+# %% ../nbs/01_model.ipynb #cca500d7
+class WeightsError(ConfigError):
+    "A model folder whose weights cannot be used as they are (unreadable file, shapes or names config.json does not describe, NaNs); the message names the file or tensor and the fix."
+
+def weight_files(folder) -> list: # the `.safetensors` files `from_pretrained` reads in `folder`; [] when it has none
+    "The safetensors files of a saved model folder: the shards its index names, else `model.safetensors`."
+    folder = Path(folder)
+    index = folder / 'model.safetensors.index.json'
+    if not index.is_file(): return [folder / 'model.safetensors'] if (folder / 'model.safetensors').is_file() else []
+    try: names = sorted(set(json.loads(index.read_text())['weight_map'].values()))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise WeightsError(f"{index} is not a readable safetensors index ({type(e).__name__}: {e}): re-download or re-export it") from None
+    missing = [n for n in names if not (folder / n).is_file()]
+    if missing: raise WeightsError(f"{folder / missing[0]}: a weights file {index.name} names is missing ({len(missing)} of {len(names)}): re-download or re-export it")
+    return [folder / n for n in names]
+
+# %% ../nbs/01_model.ipynb #4d5cbe2e
+def safetensors_shapes(files, # `.safetensors` paths
+                      ) -> dict: # {tensor name: (file, shape)}
+    "Every tensor's name and shape, read from the files' headers only; an unreadable file is a `WeightsError` naming it."
+    from safetensors import safe_open, SafetensorError
+    shapes = {}
+    for f in files:
+        try:
+            with safe_open(str(f), 'pt') as sf: shapes.update({k: (f, tuple(sf.get_slice(k).get_shape())) for k in sf.keys()})
+        except (SafetensorError, OSError, ValueError) as e:   # the header says more bytes than the file has, or is no header at all
+            raise WeightsError(f"{f} is not a readable safetensors file (truncated?): re-download or re-export it [{' '.join(str(e).split())}]") from None
+    return shapes
+
+# %% ../nbs/01_model.ipynb #a1a3e1b4
+def built_shapes(cls,    # a `PreTrainedModel` class
+                 config, # its config
+                ) -> dict: # {state_dict name: shape}
+    "The shape of every tensor `cls(config)` holds, built on the meta device (no memory, no initialisation cost)."
+    with torch.device('meta'): return {k: tuple(v.shape) for k, v in cls(config).state_dict().items()}
+
+def _config_field(cls, config, name, got, want):
+    "(key, its value in config.json, the value the weights need) for the config key whose change gives tensor `name` the shape `got`; None if no one key does."
+    d = config.to_dict()
+    for key, value in d.items():
+        if type(value) is not int or value not in want: continue
+        for new in {g for g, w in zip(got, want) if w == value and g != w}:
+            try: fixed = built_shapes(cls, type(config).from_dict({**d, key: new}))
+            except Exception: continue   # a value that config refuses: not this key
+            if fixed.get(name) == tuple(got): return key, value, new
+    return None
+
+# %% ../nbs/01_model.ipynb #9821a80c
+def check_shapes(cls,    # the model class
+                 config, # the config read from `folder`
+                 shapes, # `safetensors_shapes` of its files
+                 folder, # the model folder, named in the message
+                ):       # nothing; a `WeightsError` on the first tensor that does not fit
+    "A `WeightsError` naming the first tensor whose shape in the files is not the one `config` builds, and the config.json key to fix."
+    for name, want in built_shapes(cls, config).items():
+        if name not in shapes or shapes[name][1] == want: continue
+        f, got = shapes[name]
+        field, cfg_file = _config_field(cls, config, name, got, want), Path(folder) / 'config.json'
+        fix = (f"config.json's {field[0]}={field[1]} does not match the weights: set {field[0]} to {field[2]} in {cfg_file}" if field
+               else f"{cfg_file} does not describe these weights: restore the config.json saved with them")
+        raise WeightsError(f"{f}: tensor {name} has shape {list(got)}, but config.json builds {list(want)}: {fix}, or re-export the model")
+
+# %% ../nbs/01_model.ipynb #97c84f7d
+def check_loading_info(info, # the dict `from_pretrained(..., output_loading_info=True)` returns
+                       path, # the folder or hub name loaded, named in the message
+                      ):     # nothing; a `WeightsError` when a weight is missing or unexpected
+    "A `WeightsError` naming the first weights the model needs and the checkpoint lacks, or the checkpoint holds and the model does not know."
+    for keys, what in ((info.get('missing_keys'), "lacks {n} weight(s) the model needs ({names}): they would be freshly initialised"),
+                       (info.get('unexpected_keys'), "holds {n} weight(s) the model does not have ({names}): they would be dropped")):
+        keys = sorted(keys or [])
+        if not keys: continue
+        names = ', '.join(keys[:3]) + (f" and {len(keys) - 3} more" if len(keys) > 3 else '')
+        raise WeightsError(f"{path}: the checkpoint {what.format(n=len(keys), names=names)}; re-export the model (is config.json the one saved with "
+                           "these weights?), or load it anyway with strict=False (load_dllm(path, strict=False) / from_pretrained(path, strict=False))")
+
+# %% ../nbs/01_model.ipynb #1fbef67e
+class _DropLoadReport(logging.Filter):
+    "Drops transformers' report of missing and unexpected weights (5.x: a LOAD REPORT table; 4.x: 'Some weights ...'), which a strict load replaces by one line."
+    def filter(self, record):
+        msg = str(record.msg)
+        return not any(s in msg for s in ('LOAD REPORT', 'were not initialized from the model checkpoint', 'were not used when initializing'))
+
+def strict_from_pretrained(cls,                           # the model class (TinyDLLM, LLaDAModelLM, DreamModel or a subclass)
+                           pretrained_model_name_or_path, # a local folder or a hub name
+                           *model_args,                   # passed on to `PreTrainedModel.from_pretrained`
+                           strict=True,                   # refuse missing or unexpected weights (False: load them as transformers does, with its report)
+                           **kwargs):                     # passed on to `PreTrainedModel.from_pretrained`
+    "`PreTrainedModel.from_pretrained`, with a damaged folder refused in one line (a `WeightsError`): unreadable files and shapes before any weight is read, missing or unexpected weights after."
+    from safetensors import SafetensorError
+    path, folder = pretrained_model_name_or_path, Path(str(pretrained_model_name_or_path)).expanduser()
+    if folder.is_dir() and not kwargs.get('subfolder') and kwargs.get('state_dict') is None:
+        shapes = safetensors_shapes(weight_files(folder))
+        config = kwargs.get('config')
+        if not isinstance(config, PretrainedConfig):
+            try: config = cls.config_class.from_pretrained(folder)
+            except Exception: config = None   # transformers' own load says what is wrong with it
+        if shapes and config is not None and not kwargs.get('ignore_mismatched_sizes'): check_shapes(cls, config, shapes, folder)
+    wants_info = kwargs.pop('output_loading_info', False)
+    quiet, log = _DropLoadReport(), logging.getLogger('transformers.modeling_utils')
+    if strict: log.addFilter(quiet)
+    try: model, info = PreTrainedModel.from_pretrained.__func__(cls, path, *model_args, output_loading_info=True, **kwargs)
+    except SafetensorError as e:   # a hub snapshot (not checked above): the file is not known here
+        raise WeightsError(f"{path}: a weights file is not a readable safetensors file (truncated?): re-download or re-export it [{e}]") from None
+    except RuntimeError as e:
+        if 'mismatch' not in str(e): raise
+        raise WeightsError(f"{path}: the weights' shapes are not the ones config.json builds ({str(e).splitlines()[-1].strip()}): restore the config.json saved with them, or re-export the model") from None
+    finally: log.removeFilter(quiet)
+    if strict: check_loading_info(info, path)
+    return (model, info) if wants_info else model
+
+# %% ../nbs/01_model.ipynb #e82fba33
+@patch(cls_method=True)
+def from_pretrained(cls: TinyDLLM,
+                    pretrained_model_name_or_path, # a local folder or a hub name
+                    *model_args,                   # passed on to `PreTrainedModel.from_pretrained`
+                    strict=True,                   # refuse missing or unexpected weights (False: accept them, missing ones freshly initialised)
+                    **kwargs):                     # passed on to `PreTrainedModel.from_pretrained`
+    "`PreTrainedModel.from_pretrained` that refuses a damaged folder in one line: see `strict_from_pretrained`."
+    return strict_from_pretrained(cls, pretrained_model_name_or_path, *model_args, strict=strict, **kwargs)

@@ -426,6 +426,7 @@ class DreamModel(PreTrainedModel):
     _no_split_modules = ['DreamDecoderLayer']
     _supports_sdpa = True
     supports_gradient_checkpointing = True
+    _keys_to_ignore_on_load_unexpected = [r'rotary_emb\.inv_freq']   # a RoPE cache some Qwen2-layout checkpoints carry: recomputed here, not a weight
     supports_dllm_cache = True   # with shifted logits: a span's first token is predicted by the row before it (see below)
 
     def __init__(self, config): # a `DreamConfig` (the published config.json)
@@ -520,6 +521,17 @@ def register_auto_classes() -> None: # registers as a side effect
         for auto in autos: auto.register(cfg, model, exist_ok=True)
 
 register_auto_classes()
+
+# %% ../nbs/01a_real_models.ipynb #171b8ee1
+def _strict_from_pretrained(cls,                           # LLaDAModelLM, DreamModel, or a subclass
+                            pretrained_model_name_or_path, # a local folder or a hub name
+                            *model_args,                   # passed on to `PreTrainedModel.from_pretrained`
+                            strict=True,                   # refuse missing or unexpected weights (False: accept them, missing ones freshly initialised)
+                            **kwargs):                     # passed on to `PreTrainedModel.from_pretrained`
+    "`PreTrainedModel.from_pretrained` that refuses a damaged folder in one line (`daca_grpo.model.strict_from_pretrained`)."
+    return tiny.strict_from_pretrained(cls, pretrained_model_name_or_path, *model_args, strict=strict, **kwargs)
+
+LLaDAModelLM.from_pretrained = DreamModel.from_pretrained = classmethod(_strict_from_pretrained)   # tiny read at call time (01b)
 
 # %% ../nbs/01a_real_models.ipynb #871bc9e3
 # Dream's generation keys and their defaults (DreamGenerationConfig in Dream-org/Dream-v0-Instruct-7B's generation_utils.py)

@@ -863,6 +863,7 @@ def _score(f, task):
 def _load_for_eval(a, device):
     "The model and tokenizer of `--model`; a folder or name that does not load is a `ConfigError`."
     try: return _load_model(a.model, device, a.dtype or ('bfloat16' if str(device).startswith('cuda') else None))
+    except ConfigError: raise   # a damaged folder (`daca_grpo.model.WeightsError`): its one line names the file or tensor and the fix
     except (OSError, ValueError) as e:
         first = (str(e).strip().splitlines() or [''])[0]
         raise ConfigError(f"--model {a.model}: cannot be loaded ({type(e).__name__}: {first})") from None
