@@ -190,13 +190,14 @@ def run_files(out,       # a run's `log.output_dir`
 
 def run_evidence(out, # a folder
                 ):      # what proves that `out` holds a daca-grpo run (a file's name and why), or None
-    "The first of: `RUN_MANIFEST`, a `config.yaml` written by `save_config` (here or in a protocol stage's folder), a checkpoint `save_checkpoint` wrote; None."
+    "The first of: `RUN_MANIFEST` beside other run files, a `config.yaml` written by `save_config` (here or in a protocol stage's folder), a checkpoint `save_checkpoint` wrote; None."
     import re
     from daca_grpo.checkpoint import is_run_checkpoint
     from daca_grpo.config import is_saved_config
     out = Path(out)
     if not out.is_dir(): return None
-    if (out / RUN_MANIFEST).is_file(): return RUN_MANIFEST
+    if (out / RUN_MANIFEST).is_file() and any(q.name != RUN_MANIFEST and not q.name.startswith('.tmp-') for q in run_files(out)):
+        return RUN_MANIFEST                  # a manifest alone: a run that stopped before writing anything (a bad model path)
     for f in [out / 'config.yaml', *sorted(q / 'config.yaml' for q in out.iterdir() if re.fullmatch(PROTOCOL_STAGE, q.name) and q.is_dir())]:
         if is_saved_config(f): return f"{f.relative_to(out)}, written by daca-grpo"
     ck = next((q for q in sorted(out.iterdir()) if is_run_checkpoint(q)), None)
