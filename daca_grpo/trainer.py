@@ -16,7 +16,8 @@ from pathlib import Path
 import torch
 from .progress import progress_bar
 from fastcore.basics import patch
-from .config import TrainConfig, validate, save_config, config_to_dict
+from .config import TrainConfig, validate, save_config, config_to_dict, ConfigError
+from .sft import NonFiniteError, nonfinite_flag, divergence_hint
 from .model import TinyDLLM, TinyDLLMConfig
 from .tokenizer import build_tokenizer
 from .adapters import adapter_for, load_dllm
@@ -28,6 +29,23 @@ from safetensors.torch import save_file, load_file
 
 # %% ../nbs/11_trainer.ipynb #dff9576f
 _DTYPES = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}
+
+def _check_tokenizer_files(src, key):
+    "A `ConfigError` naming the folder and the missing files when a local (non-adapter) model folder holds no tokenizer."
+    from daca_grpo.adapters import is_adapter_folder
+    p = Path(str(src)).expanduser()
+    if not p.is_dir() or is_adapter_folder(p): return               # a hub name, or a LoRA adapter (its base's tokenizer serves)
+    missing = [] if (p / 'tokenizer_config.json').is_file() else ['tokenizer_config.json']
+    if not any((p / f).is_file() for f in ('tokenizer.json', 'vocab.json', 'tokenizer.model')): missing.append('tokenizer.json (or vocab.json + merges.txt)')
+    if missing: raise ConfigError(f"{key}={src} holds no tokenizer ({' and '.join(missing)} missing): copy the tokenizer files of the model it "
+                                  "was made from into it (tokenizer.save_pretrained(folder) writes them)")
+
+def _named_error(e, key, src):
+    "The loader's error `e` as a `ConfigError` (of its own class when it is one) whose message starts with `key=src`."
+    msg = str(e)
+    for p in (f"{src}: ", f"{Path(str(src)).expanduser().absolute()}: "): msg = msg.removeprefix(p)
+    try: return (type(e) if isinstance(e, ConfigError) else ConfigError)(f"{key}={src}: {msg}")
+    except TypeError: return ConfigError(f"{key}={src}: {msg}")
 
 def build_model(cfg:TrainConfig,  # the run config: its `model` section
                 device=None,      # where to put the model (None: leave it on the CPU); ignored in 4 bits
@@ -43,7 +61,10 @@ def build_model(cfg:TrainConfig,  # the run config: its `model` section
             from transformers import BitsAndBytesConfig
             kw['quantization_config'] = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=_DTYPES[m.dtype],
                                                            bnb_4bit_quant_type='nf4', bnb_4bit_use_double_quant=True)
-        model, tok, _ = load_dllm(m.init_from or m.path, dtype=_DTYPES[m.dtype], remote_code=m.trust_remote_code, **kw)
+        src, key = (m.init_from, 'model.init_from') if m.init_from else (m.path, 'model.path')
+        if not m.trust_remote_code: _check_tokenizer_files(src, key)          # before minutes of loading weights
+        try: model, tok, _ = load_dllm(src, dtype=_DTYPES[m.dtype], remote_code=m.trust_remote_code, **kw)
+        except (ConfigError, FileNotFoundError) as e: raise _named_error(e, key, src) from None   # e.g. NaN weights: `WeightsError`
     model = model.to(_DTYPES[m.dtype]) if not m.load_in_4bit else model
     adapter = adapter_for(model)
     if m.finetune == 'lora':
@@ -453,10 +474,46 @@ def _optimizer_step(self: GRPOTrainer, batches, seeds, it):
     params = [p for p in self.model.parameters() if p.requires_grad]
     grad_norm = acc.clip_grad_norm_(params, gn if gn else float('inf'))
     if getattr(self, 'keep_grads', False): self.last_grads = [p.grad.detach().clone() for p in params]   # tests, debugging
-    self.optimizer.step(); self.scheduler.step(); self.optimizer.zero_grad(set_to_none=True)
     if hasattr(grad_norm, 'full_tensor'): grad_norm = grad_norm.full_tensor()      # FSDP2: a DTensor
+    try: self.optimizer.step()
+    except RuntimeError as e:                                                     # torch refuses an update beyond the weights' dtype
+        if 'overflow' not in str(e): raise
+        raise self._diverged(f"the optimiser's update does not fit in the weights' dtype ({e})") from None
+    self.scheduler.step(); self.optimizer.zero_grad(set_to_none=True)
+    self._check_finite(agg.get('loss', 0.0), grad_norm, params)                  # before anything logs, evaluates or saves this step
     agg['grad_norm'] = float(grad_norm) if grad_norm is not None else float('nan'); agg['lr'] = self.scheduler.get_last_lr()[0]
     return agg
+
+# %% ../nbs/11_trainer.ipynb #nf11b001
+@patch
+def _diverged(self: GRPOTrainer, what):
+    "The `NonFiniteError` of optimiser step `self.step + 1`: what went non-finite, the checkpoint that stays, the setting to change."
+    o, ck = self.cfg.optim, latest_checkpoint(self.out)
+    kept = (f"the newest checkpoint, {ck}, was written before it and holds finite weights (nothing after it was saved)" if ck is not None
+            else "no checkpoint was written")
+    return NonFiniteError(f"RL step {self.step + 1} of {o.max_steps}: {what}: training diverged and stopped; {kept}; "
+                          f"{divergence_hint(o.lr, o.weight_decay, 'optim.lr', 'optim.weight_decay')}, and start again "
+                          "(in another log.output_dir to keep this run's files)")
+
+@patch
+def _any_process(self: GRPOTrainer, flags):
+    "`flags` (a bool tensor) or-ed over the processes, as Python bools: every process takes the same decision (FSDP2 checks its own shards)."
+    flags = flags.to(self.acc.device)
+    if self.acc.num_processes > 1: flags = self.acc.reduce(flags.float(), 'sum') > 0
+    return flags.tolist()
+
+@patch
+def _check_finite(self: GRPOTrainer, loss, grad_norm, params):
+    "A `NonFiniteError` when this step's loss, gradient norm or (after the update) trainable weights hold a NaN or an infinity, on any process."
+    acc = self.acc
+    scaled = getattr(acc, 'scaler', None) is not None                          # fp16: the scaler skips overflowing steps itself
+    g = grad_norm if torch.is_tensor(grad_norm) else torch.tensor(float('nan') if grad_norm is None else grad_norm)
+    grad_bad = (~g.isfinite()) if grad_norm is not None and not scaled else torch.tensor(False)
+    flags = torch.stack([torch.tensor(not scaled and not math.isfinite(loss)).to(acc.device), grad_bad.to(acc.device), nonfinite_flag(params).to(acc.device)])
+    loss_bad, grad_bad, weights_bad = self._any_process(flags)                 # the one host sync
+    if not (loss_bad or grad_bad or weights_bad): return
+    raise self._diverged(f"the loss is {loss:g}" if loss_bad else f"the gradient norm is {float(g):g}" if grad_bad
+                         else f"the weights hold NaN or infinite values after the update (gradient norm {float(g):g})")
 
 # %% ../nbs/11_trainer.ipynb #d0fc882b
 @patch
@@ -583,6 +640,8 @@ def train(self:GRPOTrainer,
          ) -> dict:          # the metrics of the last step
     "Run rounds of rollouts and optimiser steps until `optim.max_steps`, logging, evaluating and checkpointing as `cfg.log` says."
     cfg, acc = self.cfg, self.acc
+    if not resume and self._any_process(nonfinite_flag(self.model.parameters())):
+        raise NonFiniteError("the model handed to GRPOTrainer holds NaN or infinite weights before any step: load or train it again (nothing was written)")
     self._start_run(resume)
     mu, last = cfg.method.mu, {}
     bar = progress_bar(cfg.optim.max_steps, f'{cfg.method.name} RL', self.progress if acc.is_main_process else False,
