@@ -747,6 +747,7 @@ def _sft_job(cfg, args):
     from accelerate.utils import set_seed
     from daca_grpo.trainer import build_model
     if not args.out: raise ConfigError("sft needs --out DIR: where to save the SFT model and tokenizer")
+    if cfg.sft.steps < 1: raise ConfigError(f"sft.steps={cfg.sft.steps}: nothing to train: give sft.steps > 0")   # before the model loads
     out = Path(args.out)
     if out.is_dir() and any(out.iterdir()) and not args.overwrite:
         raise ConfigError(f"--out {out} is not empty: --overwrite writes the model there (its other files stay), or choose another folder")
