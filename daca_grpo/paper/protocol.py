@@ -7,14 +7,15 @@ __all__ = ['POOLS', 'POOL_FRACS', 'PROTOCOL_NOTE', 'COUNTDOWN_TINY', 'LABEL_COLU
            'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'GAIN_COMMAND', 'pool_of', 'solution_key',
            'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve', 'chain_verifier_reward',
            'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper', 'logp_passes',
-           'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed', 'protocol_pools',
-           'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config', 'rl_arm', 'sft_control',
-           'ProtocolExists', 'StageClock', 'run_protocol', 'rollout_diagnostics', 'feasible_seeds', 'run_gain_study',
-           'collect_gain_study', 'gain_table', 'plot_gain', 'write_gain_figures', 'read_gain_csv', 'gain_main']
+           'rollout_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed',
+           'protocol_pools', 'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config',
+           'rl_arm', 'sft_control', 'ProtocolExists', 'eval_passes', 'stage_work', 'StageClock', 'run_protocol',
+           'rollout_diagnostics', 'feasible_seeds', 'run_gain_study', 'collect_gain_study', 'gain_table', 'plot_gain',
+           'write_gain_figures', 'read_gain_csv', 'gain_main']
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #69273f0c
-import copy, hashlib, json, math, re, time
-from contextlib import contextmanager
+import copy, hashlib, json, math, re, statistics, time
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 import torch
 from datasets import Dataset, DatasetDict
@@ -22,7 +23,7 @@ from ..tasks.procedural import make_sudoku, make_countdown, make_chain, chain_va
 from ..tasks.rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, completion_texts
 from ..config import TrainConfig, ConfigError, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
 from ..sft import sft_train
-from ..progress import hms
+from ..progress import hms, watching, watcher
 from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN
 from fastcore.basics import patch
 
@@ -151,8 +152,9 @@ class ValidationKeeper:
         self.best, self.best_step, self.state, self.curve = -math.inf, None, None, []
         self.path = None if path is None else Path(path)
     def __call__(self, model, step):
-        valid = split_metric(model, self.tok, self.task, self.pools['valid'], self.sampler)
-        test = split_metric(model, self.tok, self.task, self.pools['test'], self.sampler)
+        with getattr(watcher(), 'evaluation', nullcontext)():            # a run's `StageClock` times each validation (its ETA)
+            valid = split_metric(model, self.tok, self.task, self.pools['valid'], self.sampler)
+            test = split_metric(model, self.tok, self.task, self.pools['test'], self.sampler)
         self.curve.append(dict(step=step, passes=step * self.passes_per_step, valid=valid, test=test))
         improved = valid > self.best
         if improved: self.best, self.best_step, self.state = valid, step, copy.deepcopy(model.state_dict())
@@ -204,13 +206,17 @@ def logp_passes(cfg) -> int:
     base = {'diffu_grpo': 1, 'wd1': 1, 'gdpo': me.gdpo_nodes, 'coupled': 3}[me.name]
     return base + (cfg.sml.K if cfg.sml.enabled else 0)
 
+def rollout_passes(cfg) -> int:
+    "Forward passes of one rollout (a completion) under `cfg`'s sampler: its steps, twice with classifier-free guidance, plus DPS's replay."
+    rollout = cfg.sampler.steps * (2 if cfg.sampler.cfg_scale > 0 else 1)
+    return rollout + (cfg.sampler.steps if cfg.dps.enabled and cfg.dps.target == 'final' else 0)     # DPS on the final tokens replays the N states
+
 def rl_step_passes(cfg) -> float:
     "Sequence forward passes of one RL optimiser step (backward = 2 forward)."
     me, o = cfg.method, cfg.optim
     B, Pl = o.prompts_per_step * o.num_generations, logp_passes(cfg)
     use_ref = me.beta > 0 and me.name != 'wd1'
-    rollout = cfg.sampler.steps * (2 if cfg.sampler.cfg_scale > 0 else 1)
-    rollout += cfg.sampler.steps if cfg.dps.enabled and cfg.dps.target == 'final' else 0     # DPS on the final tokens replays the N states
+    rollout = rollout_passes(cfg)
     return B * (rollout + (me.mu * Pl if me.mu > 1 else 0) + (me.mu * Pl if use_ref else 0) + 3 * me.mu * Pl) / me.mu
 
 def sft_step_passes(cfg) -> float: return 3.0 * cfg.sft.batch_size
@@ -378,20 +384,130 @@ def _stage(out, name, cfg, run):
     return model, rec
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #3121dee2
+def _n_evals(steps, every) -> int:
+    "Validations of a loop of `steps` steps that validates every `every` steps and after the last (0: never)."
+    return 0 if not every else steps // every + (steps % every != 0)
+
+def eval_passes(cfg) -> int:
+    "Generation passes of one validation (the validation and test pools, each problem `eval_sampler.steps` passes)."
+    n = protocol_sizes(cfg)
+    return (n['n_valid'] + n['n_test']) * cfg.eval_sampler.steps
+
+def stage_work(cfg, arms, control=True) -> dict:
+    "{stage: dict(steps, evals, gen, grad)} of `run_protocol`: its steps, validations, and generation and training passes per step."
+    sft = dict(gen=0.0, grad=sft_step_passes(cfg))
+    out = {'base': dict(steps=cfg.sft.steps, evals=_n_evals(cfg.sft.steps, cfg.protocol.base_select_every), **sft)}
+    for a in arms:
+        c = arm_config(cfg, a, '.')
+        gen = c.optim.prompts_per_step * c.optim.num_generations * rollout_passes(c) / c.method.mu
+        out[a] = dict(steps=c.optim.max_steps, evals=1 + _n_evals(c.optim.max_steps, c.log.eval_every), gen=gen, grad=rl_step_passes(c) - gen)
+    if control:
+        steps = max(1, math.ceil(max(cfg.optim.max_steps * rl_step_passes(arm_config(cfg, a, '.')) for a in arms) / sft_step_passes(cfg)))
+        every = max(1, steps // max(1, cfg.optim.max_steps // cfg.protocol.select_every))
+        out['sft_control'] = dict(steps=steps, evals=1 + _n_evals(steps, every), **sft)
+    return out
+
+# %% ../../nbs/paper/16_rl_protocol.ipynb #9f0a62e9
 class StageClock:
-    "Stage i/n lines with the time so far and an ETA from the forward passes still to run, at the rate of the stages run so far."
-    def __init__(self, work: dict, prefix='', log=print, clock=time.time):
-        self.work, self.prefix, self.log, self.clock = work, prefix, log, clock
-        self.t0, self.ran_passes, self.ran_secs, self.finished, self.began = clock(), 0.0, 0.0, set(), None
+    "Stage i/n lines and the run's ETA: what is left of each stage (`stage_work`), priced at the seconds this run has measured (see above)."
+    def __init__(self, work: dict, prefix='', log=print, clock=time.time, eval_passes=None, finished=()):
+        self.work, self.prefix, self.log, self.clock, self.eval_passes = work, prefix, log, clock, eval_passes
+        self.t0, self.eval_secs, self.measured, self.current, self.bar, self.evaluating = clock(), [], {}, None, None, False
+        self.stage_evals = {}                                            # stage -> its validations' seconds: the machine's speed then
+        self.left = {k: dict(steps=0 if k in finished else v['steps'], evals=0 if k in finished else v['evals']) for k, v in work.items()}
     def start(self, name, label):
-        i, left = list(self.work).index(name) + 1, sum(v for k, v in self.work.items() if k not in self.finished)
-        eta = f"; about {hms(left * self.ran_secs / self.ran_passes)} left" if self.ran_passes else ''
-        self.log(f"{self.prefix} stage {i}/{len(self.work)}: {label} ({hms(self.clock() - self.t0)} so far{eta})".strip())
-        self.began = (name, self.clock())
+        eta = self.eta()
+        self.log(f"{self.prefix} stage {list(self.work).index(name) + 1}/{len(self.work)}: {label} ({hms(self.clock() - self.t0)} so far"
+                 f"{'' if eta is None else f'; about {hms(eta)} left'})".strip())
+        self.current, self.bar = name, None
     def done(self, name, ran=True):
-        secs = self.clock() - self.began[1]
-        if ran and secs > 0: self.ran_passes += self.work[name]; self.ran_secs += secs
-        self.finished.add(name)
+        self.left[name], self.current = dict(steps=0, evals=0), None
+
+# %% ../../nbs/paper/16_rl_protocol.ipynb #025df9bd
+@patch
+def step(self: StageClock, n, total):
+    "A bar of the current stage is at step `n` of `total` (its first report, when it is made, is where the timing starts); a validation's own bars are not the stage's."
+    if self.current is None or self.evaluating or total != self.work[self.current]['steps']: return
+    now, left = self.clock(), self.left[self.current]
+    if self.bar is None: self.bar = (n, now, sum(self.eval_secs))
+    n0, t0, e0 = self.bar
+    if n > n0: self.measured[self.current] = (n - n0, now - t0 - (sum(self.eval_secs) - e0))    # (steps, seconds without validations)
+    left['steps'] = max(0, total - n)
+
+@patch
+@contextmanager
+def evaluation(self: StageClock):
+    "Time one validation (`ValidationKeeper` runs each inside this)."
+    t, self.evaluating = self.clock(), True
+    try: yield
+    finally:
+        self.evaluating = False
+        self.eval_secs.append(self.clock() - t)
+        if self.current is not None: self.stage_evals.setdefault(self.current, []).append(self.eval_secs[-1])
+        if self.current is not None: self.left[self.current]['evals'] = max(0, self.left[self.current]['evals'] - 1)
+
+# %% ../../nbs/paper/16_rl_protocol.ipynb #d6e5f1fe
+@patch
+def _step_secs(self: StageClock, name):
+    "Seconds per step of stage `name`: its own, else a like stage's scaled by passes, else from a validation's and SFT's rates; None if unknown."
+    w, per = self.work[name], lambda k: self.measured[k][1] / self.measured[k][0] * self._load(k)
+    if name in self.measured: return per(name)
+    like = [k for k in self.measured if (self.work[k]['gen'] > 0) == (w['gen'] > 0)]
+    if like: return statistics.median([per(k) * (w['gen'] + w['grad']) / (self.work[k]['gen'] + self.work[k]['grad']) for k in like])
+    sft = [k for k in self.measured if self.work[k]['gen'] == 0]
+    if not sft or not self.eval_secs or not self.eval_passes: return None
+    return w['gen'] * self._eval_secs() / self.eval_passes + w['grad'] * per(sft[0]) / self.work[sft[0]]['grad']
+
+@patch
+def _eval_secs(self: StageClock):
+    "Seconds of a validation: the median of the last three, the first left out once there are others (it also warms up); None before any."
+    return statistics.median((self.eval_secs[1:] or self.eval_secs)[-3:]) if self.eval_secs else None
+
+@patch
+def _load(self: StageClock, name):
+    "How much slower the machine is now than while stage `name` ran: a validation's seconds now over its median then (every validation is the same work); 1 if unknown."
+    then, now = self.stage_evals.get(name), self._eval_secs()
+    return now / statistics.median(then) if then and now else 1.0
+
+@patch
+def eta(self: StageClock):
+    "Seconds left in the run, or None while something left is not priced."
+    ev = self._eval_secs()
+    total = 0.0
+    for k, left in self.left.items():
+        if not (left['steps'] or left['evals']): continue
+        per = self._step_secs(k) if left['steps'] else 0.0
+        if per is None or (left['evals'] and ev is None): return None
+        total += left['steps'] * per + left['evals'] * (ev or 0.0)
+    return total
+
+@patch
+def note(self: StageClock) -> str:
+    "What each progress line of the run ends with."
+    eta = self.eta()
+    return '' if eta is None else f'all stages: about {hms(eta)} left'
+
+# %% ../../nbs/paper/16_rl_protocol.ipynb #135b82f0
+def _run_stages(cfg, tok, pools, out, arms, passes, clock, fresh, progress, resume, log) -> dict:
+    "The stages of `run_protocol` (base, each arm, the control), each trained or read back; their records."
+    task = cfg.data.task
+    ran = fresh('base'); clock.start('base', 'base SFT')
+    base, rec = _stage(out, 'base', cfg, lambda: train_base(cfg, tok, pools, progress))
+    clock.done('base', ran)
+    log(f"[{task} seed {cfg.seed}] base: test {rec['test']:.3f} (valid {rec['valid']:.3f} at SFT step {rec['best_step']})")
+    recs = {'base': rec}
+    for arm in arms:
+        ran = fresh(arm); clock.start(arm, f'{arm} RL')
+        _, recs[arm] = _stage(out, arm, cfg, lambda: rl_arm(cfg, tok, pools, base, arm, out / f'{arm}_run', progress, resume))
+        clock.done(arm, ran)
+        log(f"[{task} seed {cfg.seed}] {arm}: test {recs[arm]['test']:.3f} (valid {recs[arm]['valid']:.3f} at RL step {recs[arm]['best_step']})")
+    if cfg.protocol.control:
+        n_points = max(1, cfg.optim.max_steps // cfg.protocol.select_every)
+        ran = fresh('sft_control'); clock.start('sft_control', 'SFT control')
+        _, recs['sft_control'] = _stage(out, 'sft_control', cfg, lambda: sft_control(cfg, tok, pools, base, passes, n_points, progress))
+        clock.done('sft_control', ran)
+        log(f"[{task} seed {cfg.seed}] sft_control: test {recs['sft_control']['test']:.3f} ({recs['sft_control']['curve'][-1]['step']} SFT steps)")
+    return recs
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #1ba11785
 def run_protocol(cfg:TrainConfig, # a protocol config (`config.protocol_config`): task, seed, model, samplers, method
@@ -413,26 +529,11 @@ def run_protocol(cfg:TrainConfig, # a protocol config (`config.protocol_config`)
     sizes = {k: len(v) for k, v in pools.items()}
     _write_json(out / 'pools.json', sizes)
     passes = max(cfg.optim.max_steps * rl_step_passes(arm_config(cfg, a, '.')) for a in arms)
-    work = {'base': cfg.sft.steps * sft_step_passes(cfg), **{a: cfg.optim.max_steps * rl_step_passes(arm_config(cfg, a, '.')) for a in arms},
-            **({'sft_control': passes} if cfg.protocol.control else {})}     # forward passes per stage: what the ETA is measured in
-    clock = StageClock(work, f"[{task} seed {cfg.seed}]", log)
     def fresh(name): return not ((out / f'{name}.json').exists() and (out / f'{name}.pt').exists())   # else read back, not run
-    ran = fresh('base'); clock.start('base', 'base SFT')
-    base, rec = _stage(out, 'base', cfg, lambda: train_base(cfg, tok, pools, progress))
-    clock.done('base', ran)
-    log(f"[{task} seed {cfg.seed}] base: test {rec['test']:.3f} (valid {rec['valid']:.3f} at SFT step {rec['best_step']})")
-    recs = {'base': rec}
-    for arm in arms:
-        ran = fresh(arm); clock.start(arm, f'{arm} RL')
-        _, recs[arm] = _stage(out, arm, cfg, lambda: rl_arm(cfg, tok, pools, base, arm, out / f'{arm}_run', progress, resume))
-        clock.done(arm, ran)
-        log(f"[{task} seed {cfg.seed}] {arm}: test {recs[arm]['test']:.3f} (valid {recs[arm]['valid']:.3f} at RL step {recs[arm]['best_step']})")
-    if cfg.protocol.control:
-        n_points = max(1, cfg.optim.max_steps // cfg.protocol.select_every)
-        ran = fresh('sft_control'); clock.start('sft_control', 'SFT control')
-        _, recs['sft_control'] = _stage(out, 'sft_control', cfg, lambda: sft_control(cfg, tok, pools, base, passes, n_points, progress))
-        clock.done('sft_control', ran)
-        log(f"[{task} seed {cfg.seed}] sft_control: test {recs['sft_control']['test']:.3f} ({recs['sft_control']['curve'][-1]['step']} SFT steps)")
+    work = stage_work(cfg, arms, cfg.protocol.control)                  # steps, validations and passes of each stage: what the ETA prices
+    clock = StageClock(work, f"[{task} seed {cfg.seed}]", log, eval_passes=eval_passes(cfg), finished=[k for k in work if not fresh(k)])
+    with watching(clock):                                               # every bar below ends its lines with the run's ETA
+        recs = _run_stages(cfg, tok, pools, out, arms, passes, clock, fresh, progress, resume, log)
     m = get_task(task).metric_name
     result = dict(task=task, seed=cfg.seed, metric=m, before={m: recs['base']['test']}, after={m: recs[arms[0]]['test']},
                   arms={a: {m: recs[a]['test']} for a in arms}, pools=sizes, stages=recs, minutes=(time.time() - t0) / 60)
