@@ -5,7 +5,7 @@ A model with LLaDA-8B's dimensions (hidden 4096, 32 layers, 32 heads, SwiGLU 122
 weights, SDPA attention) is timed, with warm-ups and `torch.cuda.synchronize`, on the parts below. `--model` picks the
 implementation, or several, comma-separated, measured one after the other in one run (`tiny,llada`): `tiny` (default) is
 `TinyDLLM` at that shape; `llada` is the library's native `LLaDAModelLM`
-(daca_grpo.real_models) with LLaDA-8B-Instruct's config; `dream` is the native `DreamModel` with Dream-v0-7B's config
+(daca_grpo.models.llada_dream) with LLaDA-8B-Instruct's config; `dream` is the native `DreamModel` with Dream-v0-7B's config
 (hidden 3584, 28 layers, 28 query / 4 key-value heads, SwiGLU 18944, vocab 152064; the FLOP formulas of daca_grpo.paper.perf
 count k and v as full-width, so Dream's MFU is slightly overstated). `--shape tiny` shrinks each to a CPU-sized model.
 
@@ -133,8 +133,8 @@ def meta(b):
 
 def build_model(b, name):
     "A randomly initialised model (`tiny`, `llada` or `dream`) of the chosen shape, built directly on the device in the chosen dtype."
-    from daca_grpo.model import TinyDLLM, TinyDLLMConfig
-    from daca_grpo.real_models import LLaDAConfig, LLaDAModelLM, DreamConfig, DreamModel
+    from daca_grpo.models.tiny import TinyDLLM, TinyDLLMConfig
+    from daca_grpo.models.llada_dream import LLaDAConfig, LLaDAModelLM, DreamConfig, DreamModel
     if name == 'tiny':
         cls, cfg = TinyDLLM, TinyDLLMConfig(**SHAPES[b.args.shape], max_position_embeddings=max(1024, b.S['prompt_len'] + b.S['gen_length']))
     elif name == 'llada': cls, cfg = LLaDAModelLM, LLaDAConfig(**NATIVE['llada'][b.args.shape])
@@ -188,7 +188,7 @@ SAME_TOKENS_AS = {'none_captured': 'none', 'dual': 'dual_concat', 'dual_captured
 
 def _generate(model, pid, pm, S, mode, gen_length=None, steps=None, seed=0):
     from daca_grpo.sampler import generate
-    from daca_grpo.fast_sampler import generate_fast
+    from daca_grpo.sampler import generate_fast
     g = torch.Generator(pid.device).manual_seed(seed)
     kw = dict(gen_length=gen_length or S['gen_length'], steps=steps or S['steps'], block_length=S['block_length'], temperature=0.9, generator=g)
     return generate(model, pid, pm, **kw) if ROLLOUT_MODES[mode] is None else generate_fast(model, pid, pm, **kw, **ROLLOUT_MODES[mode])
@@ -241,8 +241,8 @@ def bench_rollout(b, model):
 
 def bench_span_pass(b, model, pid, pm, floor_ms, reps=20):
     "The dual cache's forward pass alone (a block's second step), eager and replayed from a CUDA graph: what a step costs before the sampler's own work."
-    from daca_grpo.adapters import adapter_for
-    from daca_grpo.model import DLLMCache
+    from daca_grpo.models.adapters import adapter_for
+    from daca_grpo.models.shared import DLLMCache
     from daca_grpo.fast_sampler import CapturedSteps
     S, a = b.S, adapter_for(model)
     P, L, blk = pid.shape[1], S['gen_length'], S['block_length']
@@ -285,7 +285,7 @@ def bench_estimators(b, model):
 def lora_model(model):
     "LoRA on d1's targets: q, k, v for the tiny and Dream models; q, k, v and up_proj for LLaDA (what d1's list matches there)."
     from peft import LoraConfig, get_peft_model
-    from daca_grpo.adapters import adapter_for
+    from daca_grpo.models.adapters import adapter_for
     targets = list(adapter_for(model).lora_target_modules) if getattr(model.config, 'model_type', '') == 'llada' else LORA['target_modules']
     return get_peft_model(model, LoraConfig(**{**LORA, 'target_modules': targets}))
 

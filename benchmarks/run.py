@@ -24,9 +24,9 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from daca_grpo.model import TinyDLLM, TinyDLLMConfig
+from daca_grpo.models.tiny import TinyDLLM, TinyDLLMConfig
 from daca_grpo.sampler import generate, ref_generate
-from daca_grpo.fast_sampler import agreement
+from daca_grpo.sampler import agreement
 from daca_grpo.dps import dps_weights
 from daca_grpo.estimators import meanfield_logp, stratified_logp
 from daca_grpo import perf
@@ -93,7 +93,7 @@ def sampler_cells(cells, reps, peak, log):
 
 def static_cache_ratio(log, reps=3, rounds=3, size='medium', L=256, B=8):
     "The static key/value cache against the first, concatenating one (dual cache, same model and seed): best-of times, interleaved, and whether every token agrees."
-    from daca_grpo.fast_sampler import generate_fast
+    from daca_grpo.sampler import generate_fast
     model, (pid, pm) = random_model(size), random_prompts(B)
     run = lambda static: generate_fast(model, pid, pm, gen_length=L, steps=L // 2, block_length=BLOCK, cache='dual', static_cache=static)
     best, rolls = {True: float('inf'), False: float('inf')}, {}
@@ -109,7 +109,7 @@ def static_cache_ratio(log, reps=3, rounds=3, size='medium', L=256, B=8):
 def trained_model():
     from daca_grpo.config import protocol_config
     from daca_grpo.paper.protocol import protocol_pools
-    from daca_grpo.tokenizer import build_tokenizer
+    from daca_grpo.models.tokenizer import build_tokenizer
     path = ROOT / 'tests' / 'fixtures' / 'models' / 'tiny_sudoku_base'
     tok = build_tokenizer()
     pools = protocol_pools(protocol_config('tiny_sudoku', seed=0), tok)
@@ -154,7 +154,7 @@ def long256_model(log):
     from daca_grpo.config import protocol_config
     from daca_grpo.tasks.procedural import make_chain
     from daca_grpo.sft import sft_train
-    from daca_grpo.tokenizer import build_tokenizer
+    from daca_grpo.models.tokenizer import build_tokenizer
     from daca_grpo.trainer import build_model
     cfg = protocol_config('tiny_chain', seed=0)     # the chain base's shape and SFT settings, with room for 256 tokens
     cfg.model.tiny = {**cfg.model.tiny, 'max_position_embeddings': 512}

@@ -86,7 +86,7 @@ def _quiet_hf():
     hf_logging.disable_progress_bar()
 
 # %% ../nbs/12_cli.ipynb #bd4ef0f0
-TINY_MODEL_TYPE = 'tiny_dllm'   # daca_grpo.model.TinyDLLMConfig.model_type, without importing torch
+TINY_MODEL_TYPE = 'tiny_dllm'   # daca_grpo.models.tiny.TinyDLLMConfig.model_type, without importing torch
 
 def is_tiny_model(path, # a model folder, a hub name, 'tiny', or None (the built-in tiny model)
                  ) -> bool: # whether it is the tiny model (its config.json says model_type tiny_dllm)
@@ -162,7 +162,7 @@ def check_fits(cfg,   # a `TrainConfig`
                tok,   # its tokenizer
               ):      # nothing; a `ConfigError` when a prompt plus its completion does not fit
     "A `ConfigError` when a prompt the run reads plus its completion is longer than the model's positions."
-    from daca_grpo.adapters import context_length
+    from daca_grpo.models.adapters import context_length
     ctx = context_length(model)
     if ctx is None: return
     for what, prompts, sname, trunc in _length_sets(cfg, tok):
@@ -418,13 +418,13 @@ def _plan_shape(cfg):
     from daca_grpo.paper.perf import shape_of
     path = cfg.model.init_from or cfg.model.path
     if path is None:
-        from daca_grpo.model import TinyDLLMConfig
+        from daca_grpo.models.tiny import TinyDLLMConfig
         return shape_of(TinyDLLMConfig(**cfg.model.tiny), 'tiny'), 'the tiny model'
     from transformers import AutoConfig
-    from daca_grpo import real_models
+    from daca_grpo.models import llada_dream
     try: return shape_of(AutoConfig.from_pretrained(str(path), local_files_only=True), Path(str(path)).name), f"{path}'s config.json"
     except (OSError, ValueError): pass
-    for key, cls, name in (('dream', real_models.DreamConfig, 'Dream-7B'), ('llada', real_models.LLaDAConfig, 'LLaDA-8B')):
+    for key, cls, name in (('dream', llada_dream.DreamConfig, 'Dream-7B'), ('llada', llada_dream.LLaDAConfig, 'LLaDA-8B')):
         if key in str(path).lower(): return shape_of(cls(), name), f"{name}'s published shape ({path} is not available offline)"
     return None, f"{path} is not available offline"
 
@@ -468,12 +468,12 @@ def memory_estimate(cfg,             # a `TrainConfig`
 # %% ../nbs/12_cli.ipynb #3a6fb1e5
 def _plan_tokenizer(cfg):
     "(tokenizer, note): the model's own tokenizer when it can be read without a download, else the built-in one."
-    from daca_grpo.tokenizer import build_tokenizer
+    from daca_grpo.models.tokenizer import build_tokenizer
     path = cfg.model.init_from or cfg.model.path
     if path is None: return build_tokenizer(), 'built-in'
     check_model_path(path, 'model.init_from' if cfg.model.init_from else 'model.path', hub=False)
     try:
-        from daca_grpo.tokenizer import load_dllm_tokenizer
+        from daca_grpo.models.tokenizer import load_dllm_tokenizer
         return load_dllm_tokenizer(path, remote_code=cfg.model.trust_remote_code, local_files_only=True), str(path)
     except (OSError, ValueError):
         return build_tokenizer(), f"built-in ({path} is not available offline: prompt lengths are not the model's)"
@@ -676,7 +676,7 @@ def _stored_dtype(path) -> str:
 
 def _check_export_dirs(src, out, merge, overwrite):
     "`ConfigError`s for a source that is not a model or adapter folder (or an adapter without `merge`) and an OUT in use."
-    from daca_grpo.adapters import is_adapter_folder
+    from daca_grpo.models.adapters import is_adapter_folder
     src, out = Path(src).expanduser(), Path(out).expanduser()
     if is_adapter_folder(src) and not merge:
         raise ConfigError(f"export {src}: a LoRA adapter: --merge writes the base model with the adapter merged into it (peft loads the adapter folder as it is)")
@@ -696,7 +696,7 @@ def export_checkpoint(src,                  # a LoRA adapter folder (a run's `fi
                      ) -> dict:             # out, shards, dtype, merged, model_type
     "Write `src` (an adapter merged into its base, or a model) as a full checkpoint in the official layout: sharded safetensors, config, tokenizer, generation config."
     import shutil, torch
-    from daca_grpo.adapters import load_dllm, is_adapter_folder, adapter_base
+    from daca_grpo.models.adapters import load_dllm, is_adapter_folder, adapter_base
     _check_export_dirs(src, out, merge, overwrite)
     src, out, adapter = Path(src).expanduser(), Path(out).expanduser(), is_adapter_folder(src)
     try:
@@ -714,7 +714,7 @@ def export_checkpoint(src,                  # a LoRA adapter folder (a run's `fi
 def _copy_base_files(origin, tok, config, out):
     "The base checkpoint's own tokenizer files and generation config (as published: transformers 4.x reads them too) into `out`; else `tok` saved."
     import shutil
-    from daca_grpo.tokenizer import _tokenizer_dir, TOKENIZER_FILES
+    from daca_grpo.models.tokenizer import _tokenizer_dir, TOKENIZER_FILES
     try: d = _tokenizer_dir(str(origin))
     except (OSError, ValueError): d = None
     if d is None: tok.save_pretrained(str(out))

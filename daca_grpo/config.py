@@ -26,7 +26,7 @@ import yaml
 class ModelConfig:
     "Which dLLM to train and how its parameters are trained."
     path: Optional[str] = None               # local dir or hub id; None = build the tiny model from `tiny`. d1: GSAI-ML/LLaDA-8B-Instruct
-    tiny: dict = field(default_factory=lambda: {'abs_position_embeddings': True})  # TinyDLLMConfig kwargs of the tiny model (absolute positions on: 01_model)
+    tiny: dict = field(default_factory=lambda: {'abs_position_embeddings': True})  # TinyDLLMConfig kwargs of the tiny model (absolute positions on: models/02_tiny)
     init_from: Optional[str] = None          # optional SFT checkpoint to start from (d1's "SFT + diffu-GRPO" runs)
     finetune: Literal['full', 'lora'] = 'full'  # d1: lora (use_peft: true)
     dtype: Literal['float32', 'bfloat16', 'float16'] = 'float32'  # d1: bfloat16 (torch_dtype, bf16: true)

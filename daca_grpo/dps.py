@@ -10,7 +10,7 @@ import math
 import torch
 import torch.distributed as dist
 from .sampler import Trajectory, Rollout
-from .adapters import adapter_for, completion_logits
+from .models.adapters import adapter_for, completion_logits
 
 # %% ../nbs/04_dps.ipynb #dcf8ce30
 def progress_deltas(trajectory:Trajectory,     # the sampler's record: birth steps and per-step log-confidences

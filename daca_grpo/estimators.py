@@ -13,7 +13,7 @@ import numpy as np
 import torch
 import torch.utils.checkpoint
 from torch.autograd.function import once_differentiable
-from .adapters import adapter_for, completion_logits
+from .models.adapters import adapter_for, completion_logits
 
 # %% ../nbs/05_estimators.ipynb #abe9e13a
 def _token_blocks(N:int, L:int, chunk_tokens:int) -> list: # (rows, positions) index pairs: blocks of <= chunk_tokens tokens

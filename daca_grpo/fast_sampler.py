@@ -4,15 +4,15 @@
 
 # %% auto #0
 __all__ = ['CACHE_MODES', 'supports_cache', 'check_fast_args', 'span_bounds', 'step_logits', 'capture_unavailable', 'StaticPass',
-           'CapturedSteps', 'StepLogits', 'generate_fast', 'agreement']
+           'CapturedSteps', 'StepLogits']
 
 # %% ../nbs/14_fast_sampler.ipynb #f8368f55
 import math, warnings
 import torch
 from fastcore.basics import patch
 from tqdm.auto import tqdm
-from .adapters import adapter_for, completion_logits, context_length, forward_kwargs, DLLMAdapter
-from .sampler import Rollout, commit_counts, generate   # noqa: F401 (commit_counts: its home was here)
+from .models.adapters import adapter_for, completion_logits, context_length, forward_kwargs, DLLMAdapter
+from .models.shared import DLLMCache
 
 # %% ../nbs/14_fast_sampler.ipynb #43dae810
 CACHE_MODES = ('none', 'prefix', 'dual')
@@ -153,13 +153,9 @@ class StepLogits:
                  att,                  # [B', P + L] padding mask (cfg: the unconditional rows' below)
                  P:int, L:int,         # prompt and completion lengths
                  cache:str='none',     # one of `CACHE_MODES`
-                 capture:bool=False,   # static passes, replayed from CUDA graphs where `capture_unavailable` allows
-                 static_cache:bool=True): # the in-place `DLLMCache` (False: the concatenating one)
+                 capture:bool=False):  # static passes, replayed from CUDA graphs where `capture_unavailable` allows
         self.adapter, self.model, self.att, self.P, self.L, self.cache = adapter, model, att, P, L, cache
-        if cache != 'none':
-            from daca_grpo.model import DLLMCache    # here, not at module load: daca_grpo.model imports transformers
-            self.kv = DLLMCache(static_cache)
-        else: self.kv = None
+        self.kv = DLLMCache() if cache != 'none' else None
         self.runner, self.prev, self.passes, self.positions = None, None, 0, 0
         if capture:
             why = capture_unavailable(model, att.device)
@@ -175,40 +171,3 @@ class StepLogits:
         self.passes += 1
         self.positions += P + L if (self.cache == 'none' or refresh) else (L if self.cache == 'prefix' else hi) - lo + a.shifted_logits
         return self.prev
-
-# %% ../nbs/14_fast_sampler.ipynb #2b2961f9
-def generate_fast(model,                             # the dLLM (one with the cache interface unless cache='none'), or a peft wrapper
-                  prompt_ids:torch.Tensor,           # [B, P] left-padded prompt token ids
-                  attention_mask:torch.Tensor=None,  # [B, P] 1 = real prompt token, 0 = left padding (None: all real)
-                  gen_length:int=256,                # L: completion tokens to generate
-                  steps:int=128,                     # N: denoising steps over all blocks
-                  block_length:int=32,               # positions per semi-autoregressive block; divides gen_length
-                  temperature:float=0.0,             # proposal temperature (0: greedy)
-                  cfg_scale:float=0.0,               # classifier-free guidance scale (0: off)
-                  remasking:str='low_confidence',    # LLaDA's or Dream's rule (see `generate`)
-                  generator:torch.Generator=None,    # source of every random number (None: the global RNG)
-                  adapter:DLLMAdapter=None,          # the model's conventions; None: found by `adapter_for`
-                  progress:bool=False,               # show a progress bar over the steps
-                  allow_mask_proposal:bool=False,    # True: [MASK] may be proposed, as in LLaDA's reference
-                  cache:str='dual',                  # 'none' (exact), 'prefix' or 'dual' (Fast-dLLM's caches)
-                  threshold:float=None,              # also commit every proposal whose confidence exceeds this; None: off
-                  capture:bool=False,                # replay each step's forward pass from a CUDA graph (same tokens; CUDA only)
-                  static_cache:bool=True,            # False: the first version's concatenating cache (same tokens, for comparison)
-                  **kwargs,                          # generate's keyword-only options: top_p, top_k, alg_temp, eps, history
-                 ) -> Rollout:                       # completions, trajectory, `forward_passes` and `query_positions`
-    "`generate` with Fast-dLLM's dual cache by default (prefix/dual key-value caches, confidence-threshold parallel decoding)."
-    return generate(model, prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking, generator,
-                    adapter, progress, allow_mask_proposal, cache, threshold, capture, static_cache=static_cache, **kwargs)
-
-# %% ../nbs/14_fast_sampler.ipynb #99f9c002
-def agreement(fast:Rollout,  # a rollout of `generate_fast`
-              exact:Rollout, # the exact sampler's rollout from the same prompts
-              eos_token_ids, # ids that end a completion (the content ends at the first)
-             ) -> dict:      # token_agreement, content_agreement, logconf_abs_diff
-    "Token agreement (all positions / exact completion's content) and mean |log-confidence difference| of a fast rollout."
-    same = fast.completion_ids == exact.completion_ids                           # [B, L]
-    content = exact.completion_mask(eos_token_ids)
-    a, b = fast.trajectory.step_logconf, exact.trajectory.step_logconf
-    both = ~torch.isnan(a) & ~torch.isnan(b)
-    return {'token_agreement': same.float().mean().item(), 'content_agreement': same[content].float().mean().item(),
-            'logconf_abs_diff': (a - b)[both].abs().mean().item() if both.any() else 0.0}

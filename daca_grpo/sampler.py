@@ -7,14 +7,17 @@ __all__ = ['LLADA_RULES', 'DREAM_RULES', 'transfer_schedule', 'dream_transfer_ra
            'top_k_mask', 'Trajectory', 'Rollout', 'check_generate_args', 'proposal_logits', 'proposal_confidence',
            'proposal_filter', 'filtered_proposals', 'dream_proposals', 'commit_counts', 'step_proposals',
            'committed_positions', 'generate', 'plot_unmasking', 'ref_add_gumbel_noise', 'ref_get_num_transfer_tokens',
-           'ref_generate', 'plot_trajectory']
+           'ref_generate', 'plot_trajectory', 'generate_fast', 'agreement']
 
 # %% ../nbs/03_sampler.ipynb #b3dc752f
 from dataclasses import dataclass, field
-import math
+import math, copy, warnings
+from fastcore.basics import patch
 import torch, torch.nn.functional as F
 from tqdm.auto import tqdm
-from .adapters import adapter_for, completion_logits, completion_mask, context_length, DLLMAdapter
+from .models.adapters import adapter_for, completion_logits, completion_mask, context_length, DLLMAdapter
+from .fast_sampler import check_fast_args, StepLogits   # each step's logits: full, cached or captured passes
+from .models.llada_dream import DreamModel, DREAM_GENERATION_DEFAULTS, DreamGenerationOutput, dream_max_length   # Dream's generation API
 
 # %% ../nbs/03_sampler.ipynb #f72b9bb4
 def transfer_schedule(n_masked,   # [B] masked positions in each row's block
@@ -320,10 +323,8 @@ def generate(model,                             # the dLLM: TinyDLLM, a Hugging 
              alg_temp:float=None,               # Dream's ranking rules: sample positions from softmax(confidence / alg_temp) (None/0: top)
              eps:float=1e-3,                    # Dream's schedule: timesteps linspace(1, eps, steps_per_block + 1)
              history:bool=False,                # keep the sequence after every step in `Rollout.history`
-             static_cache:bool=True,            # cached modes: False is the first version's concatenating cache (same tokens)
             ) -> Rollout:                       # completions, the trajectory and the forward passes made
     "The masked-diffusion sampler (LLaDA's or Dream's rules, semi-autoregressive blocks, optional caches), recording the trajectory."
-    from daca_grpo.fast_sampler import check_fast_args, StepLogits   # the step-logits provider: full, cached or captured passes
     adapter = adapter or adapter_for(model)
     mask_id = adapter.mask_token_id
     check_generate_args(prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking,
@@ -339,7 +340,7 @@ def generate(model,                             # the dLLM: TinyDLLM, a Hugging 
     birth = torch.full((B, L), -1, dtype=torch.long, device=dev)
     logconf = torch.full((B, steps, L), float('nan'), dtype=torch.float32, device=dev)
     pos = torch.arange(L, device=dev)
-    passes = StepLogits(adapter, model, att, P, L, cache, capture, static_cache)
+    passes = StepLogits(adapter, model, att, P, L, cache, capture)
     skip_idle = cache != 'none' or threshold is not None   # the exact sampler passes even then (LLaDA's reference draws there)
     skipped, states = [], []                                # skipped: steps with no pass, whose confidences the next pass gives
     bar = tqdm(total=steps, desc='denoising' if cache == 'none' else f'denoising ({cache} cache)', disable=not progress, leave=False)
@@ -504,3 +505,77 @@ def plot_trajectory(rollout:Rollout,  # a rollout of `generate`
     ax.set_xticks([]); ax.set_yticks([]); ax.set_title(f'birth step of each completion token (row {row})')
     plt.colorbar(im, ax=ax, label='birth step', fraction=0.03)
     return ax
+
+# %% ../nbs/03_sampler.ipynb #2b2961f9
+def generate_fast(model,                             # the dLLM (one with the cache interface unless cache='none'), or a peft wrapper
+                  prompt_ids:torch.Tensor,           # [B, P] left-padded prompt token ids
+                  attention_mask:torch.Tensor=None,  # [B, P] 1 = real prompt token, 0 = left padding (None: all real)
+                  gen_length:int=256,                # L: completion tokens to generate
+                  steps:int=128,                     # N: denoising steps over all blocks
+                  block_length:int=32,               # positions per semi-autoregressive block; divides gen_length
+                  temperature:float=0.0,             # proposal temperature (0: greedy)
+                  cfg_scale:float=0.0,               # classifier-free guidance scale (0: off)
+                  remasking:str='low_confidence',    # LLaDA's or Dream's rule (see `generate`)
+                  generator:torch.Generator=None,    # source of every random number (None: the global RNG)
+                  adapter:DLLMAdapter=None,          # the model's conventions; None: found by `adapter_for`
+                  progress:bool=False,               # show a progress bar over the steps
+                  allow_mask_proposal:bool=False,    # True: [MASK] may be proposed, as in LLaDA's reference
+                  cache:str='dual',                  # 'none' (exact), 'prefix' or 'dual' (Fast-dLLM's caches)
+                  threshold:float=None,              # also commit every proposal whose confidence exceeds this; None: off
+                  capture:bool=False,                # replay each step's forward pass from a CUDA graph (same tokens; CUDA only)
+                  **kwargs,                          # generate's keyword-only options: top_p, top_k, alg_temp, eps, history
+                 ) -> Rollout:                       # completions, trajectory, `forward_passes` and `query_positions`
+    "`generate` with Fast-dLLM's dual cache by default (prefix/dual key-value caches, confidence-threshold parallel decoding)."
+    return generate(model, prompt_ids, attention_mask, gen_length, steps, block_length, temperature, cfg_scale, remasking, generator,
+                    adapter, progress, allow_mask_proposal, cache, threshold, capture, **kwargs)
+
+# %% ../nbs/03_sampler.ipynb #99f9c002
+def agreement(fast:Rollout,  # a rollout of `generate_fast`
+              exact:Rollout, # the exact sampler's rollout from the same prompts
+              eos_token_ids, # ids that end a completion (the content ends at the first)
+             ) -> dict:      # token_agreement, content_agreement, logconf_abs_diff
+    "Token agreement (all positions / exact completion's content) and mean |log-confidence difference| of a fast rollout."
+    same = fast.completion_ids == exact.completion_ids                           # [B, L]
+    content = exact.completion_mask(eos_token_ids)
+    a, b = fast.trajectory.step_logconf, exact.trajectory.step_logconf
+    both = ~torch.isnan(a) & ~torch.isnan(b)
+    return {'token_agreement': same.float().mean().item(), 'content_agreement': same[content].float().mean().item(),
+            'logconf_abs_diff': (a - b)[both].abs().mean().item() if both.any() else 0.0}
+
+# %% ../nbs/03_sampler.ipynb #418f4379
+@patch
+@torch.no_grad()
+def diffusion_generate(self: DreamModel,
+                       inputs,                  # [B, P] prompt ids, left-padded
+                       attention_mask=None,     # [B, P] 1 = real token, 0 = padding (None: all real)
+                       generation_config=None,  # a `DreamGenerationConfig`; None: `self.generation_config`
+                       generator=None,          # a torch.Generator for every random draw; None: the global RNG, as Dream
+                       **kwargs):               # any key of `DreamGenerationConfig`, for this call
+    # -> the sequences [B', max_length], or a `DreamGenerationOutput` with return_dict_in_generate=True
+    "Dream's `diffusion_generate` (its arguments, defaults and outputs), run by `generate` as one block."
+    for hook in ('generation_tokens_hook_func', 'generation_logits_hook_func'):
+        if kwargs.pop(hook, None) is not None:
+            raise ValueError(f"diffusion_generate: {hook} is not supported natively; drop it, or load with load_dllm(path, remote_code=True)")
+    gc = copy.deepcopy(generation_config if generation_config is not None else self.generation_config)
+    for k in ('mask_token_id', 'pad_token_id', 'bos_token_id', 'eos_token_id'):   # Dream: special ids fall back to the model's
+        if getattr(gc, k, None) is None: setattr(gc, k, getattr(self.generation_config, k))
+    unknown = gc.update(**kwargs)
+    if unknown: raise ValueError(f"diffusion_generate: unexpected arguments {sorted(unknown)}; Dream's are {sorted(DREAM_GENERATION_DEFAULTS)}")
+    if gc.alg not in DREAM_RULES: raise ValueError(f"diffusion_generate: alg={gc.alg!r}; use one of {DREAM_RULES}")
+    if gc.mask_token_id != self.config.mask_token_id:
+        raise ValueError(f"diffusion_generate: mask_token_id={gc.mask_token_id} but the model's [MASK] is {self.config.mask_token_id}; drop mask_token_id")
+    P = inputs.shape[1]
+    max_length = dream_max_length(gc, P, kwargs.get('max_length') is not None, self.config.max_position_embeddings)
+    if max_length <= P: raise ValueError(f"diffusion_generate: max_length={max_length} leaves no room after the {P}-token prompt; set max_new_tokens")
+    if attention_mask is None and gc.pad_token_id is not None and bool((inputs == gc.pad_token_id).any()):
+        warnings.warn("diffusion_generate: padding detected but no attention_mask passed; pass attention_mask for a padded batch", UserWarning)
+    if gc.num_return_sequences > 1:   # each prompt repeated in place, as Dream
+        inputs = inputs.repeat_interleave(gc.num_return_sequences, 0)
+        if attention_mask is not None: attention_mask = attention_mask.repeat_interleave(gc.num_return_sequences, 0)
+    history = bool(gc.return_dict_in_generate and gc.output_history)   # Dream keeps a history only when it returns a dict
+    L = max_length - P
+    r = generate(self, inputs, attention_mask, gen_length=L, steps=gc.steps, block_length=L, temperature=gc.temperature or 0.0,
+                 remasking=gc.alg, generator=generator, allow_mask_proposal=True, top_p=gc.top_p if gc.top_p is not None and gc.top_p < 1 else None,
+                 top_k=gc.top_k, alg_temp=None if gc.alg == 'origin' else gc.alg_temp, eps=gc.eps, history=history)   # Dream's origin ignores alg_temp
+    if not gc.return_dict_in_generate: return r.sequences
+    return DreamGenerationOutput(sequences=r.sequences, history=r.history if history else None)

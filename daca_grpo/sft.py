@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from .progress import progress_bar
 from .config import ConfigError
-from .adapters import adapter_for, completion_logits
+from .models.adapters import adapter_for, completion_logits
 from .tasks.procedural import make_arithmetic
 
 # %% ../nbs/09_sft.ipynb #a4984877

@@ -18,9 +18,9 @@ from .progress import progress_bar
 from fastcore.basics import patch
 from .config import TrainConfig, validate, save_config, config_to_dict, ConfigError
 from .sft import NonFiniteError, nonfinite_flag, divergence_hint
-from .model import TinyDLLM, TinyDLLMConfig
-from .tokenizer import build_tokenizer
-from .adapters import adapter_for, load_dllm
+from .models.tiny import TinyDLLM, TinyDLLMConfig
+from .models.tokenizer import build_tokenizer
+from .models.adapters import adapter_for, load_dllm
 from .sampler import generate
 from .dps import dps_weights, progress_deltas, final_token_logconf
 from .losses import group_advantages, PolicyBatch, PolicyLossConfig, policy_logp, policy_loss
@@ -32,7 +32,7 @@ _DTYPES = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torc
 
 def _check_tokenizer_files(src, key):
     "A `ConfigError` naming the folder and the missing files when a local (non-adapter) model folder holds no tokenizer."
-    from daca_grpo.adapters import is_adapter_folder
+    from daca_grpo.models.adapters import is_adapter_folder
     p = Path(str(src)).expanduser()
     if not p.is_dir() or is_adapter_folder(p): return               # a hub name, or a LoRA adapter (its base's tokenizer serves)
     missing = [] if (p / 'tokenizer_config.json').is_file() else ['tokenizer_config.json']

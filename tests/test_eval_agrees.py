@@ -45,7 +45,7 @@ def _eval(*argv):
 
 def test_eval_of_a_protocol_model_is_the_protocols_test_metric(trained, tmp_path):
     from daca_grpo.paper.protocol import protocol_pools, arm_of
-    from daca_grpo.tokenizer import build_tokenizer
+    from daca_grpo.models.tokenizer import build_tokenizer
     cfg, result, final = trained
     metric, stage = result['metric'], result['stages'][arm_of(cfg)]
     assert stage['best_step'] > 0 and result['after'] != result['before']       # the RL arm's own weights, not the base's
@@ -63,7 +63,7 @@ def test_eval_of_a_protocol_model_is_the_protocols_test_metric(trained, tmp_path
 
 def test_eval_of_another_task_ignores_the_card(trained, tmp_path):
     from daca_grpo.tasks.evaluate import get_task
-    from daca_grpo.tokenizer import build_tokenizer
+    from daca_grpo.models.tokenizer import build_tokenizer
     _, _, final = trained
     line, res = _eval('--model', final, '--task', 'tiny_countdown', '--gen-length', 16, '--limit', 4, '--out', tmp_path, '--no-progress')
     assert line.endswith(f"(the daca_grpo_task.json in {final} is for tiny_sudoku: eval's defaults)"), line
@@ -72,7 +72,7 @@ def test_eval_of_another_task_ignores_the_card(trained, tmp_path):
 
 def test_without_a_card_eval_keeps_todays_behaviour(trained, tmp_path):
     from daca_grpo.tasks.evaluate import get_task
-    from daca_grpo.tokenizer import build_tokenizer
+    from daca_grpo.models.tokenizer import build_tokenizer
     from daca_grpo.config import ConfigError
     from daca_grpo.cli import main
     _, _, final = trained

@@ -12,7 +12,7 @@ __all__ = ['LIKELIHOOD_COMMAND', 'ESTIMATOR_STYLES', 'ESTIMATOR_PANELS', 'ESTIMA
 import math, time
 import numpy as np
 import torch
-from ..adapters import adapter_for
+from ..models.adapters import adapter_for
 from ..estimators import (score_masked, meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp)
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #22f56fd4

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..config import ConfigError, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config, apply_overrides
 from .protocol import arm_config, arm_overrides, rl_step_passes, feasible_seeds
 from .stats import median, markdown_table
-from .design import *          # the main table, the profiles, the ablations, Job (20_design)
+from .design import *          # the main table, the profiles, the ablations, Job (18_design)
 from .design import _get
 from .tables import *          # reading the stages and writing the tables (20a_tables)
 _median = median                               # the old name, still imported from here by 19_fast_rl

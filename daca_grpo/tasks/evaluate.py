@@ -20,7 +20,7 @@ from datasets import DatasetDict
 from ..progress import progress_bar
 from . import data as D, rewards as R, procedural as P
 from ..sampler import generate
-from ..adapters import adapter_for, completion_mask, context_length
+from ..models.adapters import adapter_for, completion_mask, context_length
 from ..config import ConfigError, check_model_path, LLADA_REMASKING, DREAM_REMASKING
 
 # %% ../../nbs/tasks/05_evaluate.ipynb #157b80de
@@ -578,7 +578,7 @@ def write_task_card(model_dir,      # the saved model's folder
     d = Path(model_dir)
     if not d.is_dir(): raise FileNotFoundError(f"write_task_card: {d} is not a folder: save the model there first")
     if tokenizer is None and cfg.protocol.enabled:
-        from daca_grpo.tokenizer import load_dllm_tokenizer
+        from daca_grpo.models.tokenizer import load_dllm_tokenizer
         tokenizer = load_dllm_tokenizer(d)                      # what `eval` will render the prompts with
     f = d / TASK_CARD; tmp = f.with_name(f'.tmp-{f.name}')
     tmp.write_text(json.dumps(task_card(cfg, tokenizer), indent=1) + '\n'); tmp.replace(f)
@@ -727,11 +727,11 @@ def eval_parser()->argparse.ArgumentParser: # the parser of `daca-grpo eval`; it
 # %% ../../nbs/tasks/05_evaluate.ipynb #c9f889b2
 def _load_model(name, device, dtype):
     if name == 'tiny':
-        from daca_grpo.model import TinyDLLM, TinyDLLMConfig
-        from daca_grpo.tokenizer import build_tokenizer
+        from daca_grpo.models.tiny import TinyDLLM, TinyDLLMConfig
+        from daca_grpo.models.tokenizer import build_tokenizer
         torch.manual_seed(0)         # rotary positions: the weights do not depend on the context, which fits the benchmarks' long prompts (characters)
         return TinyDLLM(TinyDLLMConfig(max_position_embeddings=16384)).to(device).eval(), build_tokenizer()
-    from daca_grpo.adapters import load_dllm
+    from daca_grpo.models.adapters import load_dllm
     model, tokenizer, _ = load_dllm(name, dtype=getattr(torch, dtype) if dtype else None, device=device)
     return model, tokenizer
 
@@ -863,7 +863,7 @@ def _score(f, task):
 def _load_for_eval(a, device):
     "The model and tokenizer of `--model`; a folder or name that does not load is a `ConfigError`."
     try: return _load_model(a.model, device, a.dtype or ('bfloat16' if str(device).startswith('cuda') else None))
-    except ConfigError: raise   # a damaged folder (`daca_grpo.model.WeightsError`): its one line names the file or tensor and the fix
+    except ConfigError: raise   # a damaged folder (`daca_grpo.models.tiny.WeightsError`): its one line names the file or tensor and the fix
     except (OSError, ValueError) as e:
         first = (str(e).strip().splitlines() or [''])[0]
         raise ConfigError(f"--model {a.model}: cannot be loaded ({type(e).__name__}: {first})") from None
