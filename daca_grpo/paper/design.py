@@ -17,13 +17,16 @@ TABLE_METHODS = ('diffu_grpo', 'wd1', 'gdpo')
 VARIANT_LABELS = {'base': 'base', 'dps': '+DPS', 'sml': '+SML', 'dps_sml': '+DPS+SML'}   # variant -> the paper's label
 MAIN_TASKS = tuple(TASK_PROTOCOL)        # tiny_sudoku, tiny_countdown, tiny_chain, tiny_sudoku6x6: the tasks the protocol implements
 
-def variant_arm(method, variant) -> str:
+def variant_arm(method:str,  # a method of `ARM_METHODS` (the table's: `TABLE_METHODS`)
+                variant:str, # a key of `VARIANT_LABELS`: base, dps, sml, dps_sml
+               ) -> str:     # the arm name, e.g. gdpo_dps_sml
     "The protocol's arm name of `method` with `variant` (one of `VARIANT_LABELS`), e.g. ('gdpo', 'dps_sml') -> 'gdpo_dps_sml'."
     if method not in ARM_METHODS or variant not in VARIANT_LABELS: raise ValueError(f"unknown cell {method!r} x {variant!r}")
     return method if variant == 'base' else f'{method}_{variant}'
 
 # %% ../../nbs/paper/18_design.ipynb #3d2ee91b
-def arm_variant(arm) -> tuple:
+def arm_variant(arm:str,   # an arm name of the main table, e.g. wd1_sml
+               ) -> tuple: # (method, variant)
     "(method, variant) of a plug-in arm name: the inverse of `variant_arm`."
     over = arm_overrides(arm)                                   # validates the name
     variant = '_'.join(f for f, on in (('dps', over['dps.enabled']), ('sml', over['sml.enabled'])) if on) or 'base'
@@ -40,7 +43,9 @@ PROFILES = {'quick': dict(seeds=2, overrides=_QUICK, task_overrides={'tiny_sudok
                                                                'tiny_sudoku6x6': {'sft.steps': 300, 'sampler.steps': 12, 'eval_sampler.steps': 12}}),   # 4 steps a block: its 96 tokens at 48 steps would double the quick run
             'full': dict(seeds=5, overrides={}, task_overrides={})}
 
-def profile_overrides(profile, task) -> dict:
+def profile_overrides(profile:str, # a key of `PROFILES`: quick or full
+                      task:str,    # a task of `MAIN_TASKS`
+                     ) -> dict:    # {config key: value}
     "The config overrides of `profile` on `task` (on top of the protocol's settings)."
     if profile not in PROFILES: raise ConfigError(f"unknown profile {profile!r}: one of {', '.join(PROFILES)}")
     p = PROFILES[profile]
@@ -50,17 +55,17 @@ def profile_overrides(profile, task) -> dict:
 @dataclass(frozen=True)
 class ProfileMultiple:
     "An ablation override relative to the profile: `factor` times the profile's value of the same key (4x the RL steps in `full` and in `quick`)."
-    factor: float
+    factor: float             # the multiple of the profile's value (rounded, cast to the value's type)
 
 @dataclass(frozen=True)
 class Ablation:
     "One setting `key` of arm `arm` varied over `values` on `tasks` (with `fixed` in every cell); cells are compared (paired by seed) to the cell at `ref`."
-    title: str
-    arm: str
+    title: str                # the table's title
+    arm: str                  # the arm whose setting varies (`arm_overrides`)
     key: str                  # a config key, 'L' (sampler and evaluation length, with steps = L / 2), or a label of `presets`
-    values: tuple
-    ref: object
-    tasks: tuple = ('tiny_sudoku',)
+    values: tuple             # the values of `key`, one cell each
+    ref: object               # the value every other cell is compared to
+    tasks: tuple = ('tiny_sudoku',)   # the tasks it runs on
     fixed: tuple = ()         # sorted (key, value) pairs set in every cell, e.g. a block length the varied setting needs
     presets: tuple = ()       # (value, ((key, setting), ...)) pairs: a value that names several settings; a setting may be `ProfileMultiple`
     seeds: int = None         # run only the first `seeds` of the profile's seeds (a budget cut); None: all of them
@@ -88,7 +93,11 @@ ABLATIONS = {'dps_lambda': Ablation('DPS lambda (wd1 + DPS)', 'wd1_dps', 'dps.la
                                        presets=(('exact', ()), ('parallel', _PARALLEL), ('parallel_x4', _PARALLEL_X4),
                                                 ('parallel_x4_eos', (*_PARALLEL_X4, ('data.reward_until_eos', True)))))}
 
-def ablation_overrides(ab, value, task=None, profile_over=None) -> dict:
+def ablation_overrides(ab:Ablation,       # the ablation
+                       value,             # one of `ab.values`
+                       task:str=None,     # the cell's task (None: `ab.tasks[0]`); used by `ProfileMultiple` settings
+                       profile_over=None, # the profile's overrides on `task` (`profile_overrides`); used by `ProfileMultiple` settings
+                      ) -> dict:          # {config key: value}
     "The config overrides of the cell `value` of ablation `ab`: its `fixed` settings, then the varied one(s); a `ProfileMultiple` setting scales the value of `task` under `profile_over`."
     if ab.presets:
         cfg = protocol_config(task or ab.tasks[0], **{**(profile_over or {}), **dict(ab.fixed)})   # what a ProfileMultiple setting scales
@@ -109,9 +118,10 @@ ABLATIONS.update({
 # %% ../../nbs/paper/18_design.ipynb #69712b6b
 @dataclass(frozen=True)
 class Job:
+    "One stage of a protocol run the runner makes: a base, an RL arm or an SFT control, of one task and seed, with its overrides."
     kind: str                 # 'base', 'arm' or 'control'
-    task: str
-    seed: int
+    task: str                 # the task (`MAIN_TASKS`)
+    seed: int                 # the run's seed
     name: str                 # the stage: 'base', an arm name, or 'sft_control'
     out: str                  # the directory of the stage
     base: str                 # the directory of the base it starts from
@@ -119,6 +129,7 @@ class Job:
     arms: tuple = ()          # control: the arms whose compute it matches
 
 # %% ../../nbs/paper/18_design.ipynb #0dd8580a
-def jobs_of(stages) -> list:
+def jobs_of(stages,     # [(value, Job)]: a design's stages, possibly repeated
+           ) -> list: # the distinct `Job`s, in first-seen order
     "The jobs of `stages` ([(value, Job)]), each (directory, stage name) once, in order."
     return list({(j.out, j.name): j for _, j in stages}.values())

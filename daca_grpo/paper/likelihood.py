@@ -16,13 +16,24 @@ from ..models.adapters import adapter_for
 from ..estimators import (score_masked, meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp)
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #22f56fd4
-def random_orders(R, B, L, seed=0):
+def random_orders(R:int,      # orders per row
+                  B:int,      # rows
+                  L:int,      # completion positions
+                  seed:int=0, # seed of the orders (a CPU generator)
+                 ) -> torch.Tensor: # [R, B, L] long: each [r, b] a permutation of 0..L-1
     "Long [R, B, L]: rank of each completion position in R independent uniform random orders per row."
     g = torch.Generator().manual_seed(int(seed))
     return torch.argsort(torch.rand(R, B, L, generator=g), -1).argsort(-1)
 
 @torch.no_grad()
-def order_logp(model, prompt_ids, prompt_mask, completion_ids, ranks, chunk_rows=2048, adapter=None):
+def order_logp(model,                       # the dLLM scored
+               prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+               prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token, 0 = padding
+               completion_ids:torch.Tensor, # [B, L] the completions scored
+               ranks:torch.Tensor,          # [R, B, L] long: each position's rank in each order (`random_orders`)
+               chunk_rows:int=2048,         # (order, row, step) rows per forward pass: memory, not the result
+               adapter=None,                # the model's `DLLMAdapter` (None: `adapter_for(model)`)
+              ) -> torch.Tensor:            # [R, B, L] float64: each token's log-probability term
     "[R, B, L]: the term of each token in log p_sigma (token n scored with the positions of rank < rank[n] visible)."
     adapter = adapter or adapter_for(model)
     R, B, L = ranks.shape
@@ -42,7 +53,15 @@ def order_logp(model, prompt_ids, prompt_mask, completion_ids, ranks, chunk_rows
     per_step = out.view(R, B, L)                                                     # [R, B, k]
     return per_step.gather(-1, ranks)                                                # [R, B, n]
 
-def reference_logp(model, prompt_ids, prompt_mask, completion_ids, n_orders=32, seed=0, chunk_rows=2048, adapter=None):
+def reference_logp(model,                       # the dLLM scored
+                   prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+                   prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token, 0 = padding
+                   completion_ids:torch.Tensor, # [B, L] the completions scored
+                   n_orders:int=32,             # R: random orders averaged
+                   seed:int=0,                  # seed of the orders
+                   chunk_rows:int=2048,         # rows per forward pass (memory)
+                   adapter=None,                # the model's `DLLMAdapter` (None: `adapter_for(model)`)
+                  ) -> dict:                    # elbo [B], se [B], lme [B], orders [R, B], passes (per row)
     "dict: 'elbo' [B] mean over orders of log p_sigma, 'se' [B] its standard error, 'lme' [B] log-mean-exp, 'orders' [R, B]."
     B, L = completion_ids.shape
     per = order_logp(model, prompt_ids, prompt_mask, completion_ids, random_orders(n_orders, B, L, seed), chunk_rows, adapter)
@@ -51,7 +70,11 @@ def reference_logp(model, prompt_ids, prompt_mask, completion_ids, n_orders=32, 
     return dict(elbo=seq.mean(0), se=se, lme=torch.logsumexp(seq, 0) - math.log(n_orders), orders=seq, passes=n_orders * L)
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #21cad3b3
-def estimator_suite(Ks=(2, 4, 8), nodes=(2, 3), p_mask_prompt=0.15, mixed_K=4):
+def estimator_suite(Ks=(2, 4, 8),             # SML strata counts, each with strided and random strata
+                    nodes=(2, 3),             # GDPO quadrature node counts of the ELBO estimator
+                    p_mask_prompt:float=0.15, # probability of masking a prompt token (mean-field, SML)
+                    mixed_K:int=4,            # K of the mixed mean-field + SML estimator (0: none)
+                   ) -> dict:                 # {name: (fn, forward passes per sequence)}
     "{name: (fn(model, pid, pmask, comp, seed) -> [B, L], forward passes per sequence)}."
     S = {'mean-field': (lambda m, p, pm, c, s: meanfield_logp(m, p, pm, c, mask_seeds=int(s), p_mask_prompt=p_mask_prompt), 1)}
     for strata in ('strided', 'random'):
@@ -68,7 +91,13 @@ def estimator_suite(Ks=(2, 4, 8), nodes=(2, 3), p_mask_prompt=0.15, mixed_K=4):
     return S
 
 @torch.no_grad()
-def run_estimators(model, prompt_ids, prompt_mask, completion_ids, seeds, suite=None):
+def run_estimators(model,                       # the dLLM scored
+                   prompt_ids:torch.Tensor,     # [B, P] left-padded prompt ids
+                   prompt_mask:torch.Tensor,    # [B, P] 1 = real prompt token, 0 = padding
+                   completion_ids:torch.Tensor, # [B, L] the completions scored
+                   seeds,                       # S mask-draw seeds: one call of each estimator per seed
+                   suite:dict=None,             # {name: (fn, passes)}: `estimator_suite` (None: its defaults)
+                  ) -> dict:                    # {name: dict(seq [S, B] float64, seconds [S], passes)}
     "{name: dict(seq=[S, B] sequence estimates, seconds=[S] wall time per call, passes)}."
     suite = suite or estimator_suite()
     out = {}
@@ -82,20 +111,28 @@ def run_estimators(model, prompt_ids, prompt_mask, completion_ids, seeds, suite=
     return out
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #d00fc93e
-def spearman(a, b):
+def spearman(a,         # 1-d array-like
+             b,         # 1-d array-like of the same length
+            ) -> float: # in [-1, 1]; NaN when either is constant
     "Spearman's rank correlation of two 1-d arrays (ties broken by order; fine for continuous values)."
     ra, rb = (np.argsort(np.argsort(np.asarray(x, dtype=np.float64))).astype(np.float64) for x in (a, b))
     ra, rb = ra - ra.mean(), rb - rb.mean()
     d = math.sqrt((ra ** 2).sum() * (rb ** 2).sum())
     return float((ra * rb).sum() / d) if d > 0 else float('nan')
 
-def pearson(a, b):
+def pearson(a,         # 1-d array-like
+            b,         # 1-d array-like of the same length
+           ) -> float: # in [-1, 1]; NaN when either is constant
+    "Pearson's correlation of two 1-d arrays."
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     a, b = a - a.mean(), b - b.mean()
     d = math.sqrt((a ** 2).sum() * (b ** 2).sum())
     return float((a * b).sum() / d) if d > 0 else float('nan')
 
-def estimator_metrics(results, reference, L):
+def estimator_metrics(results:dict,          # `run_estimators` output
+                      reference:torch.Tensor, # [B] reference sequence log-likelihoods (`reference_logp`'s elbo)
+                      L:int,                  # completion length (per-token scaling)
+                     ) -> list:               # one dict per estimator
     "One dict per estimator: bias, sd, rmse per token, Spearman (single draw and seed mean), passes, ms per call."
     ref = reference.double()
     rows = []
@@ -110,7 +147,10 @@ def estimator_metrics(results, reference, L):
     return rows
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #4d8c521d
-def random_direction_step(model, norm, seed=0):
+def random_direction_step(model,      # the model (copied, not changed)
+                          norm:float, # total L2 norm of the step
+                          seed:int=0, # seed of the direction
+                         ) -> torch.nn.Module: # the moved copy
     "A copy of `model` moved by a random direction (Gaussian, per-tensor scaled to the parameter's RMS) of total L2 norm `norm`."
     import copy
     new = copy.deepcopy(model)
@@ -122,7 +162,12 @@ def random_direction_step(model, norm, seed=0):
         for p, d in zip(new.parameters(), dirs): p.add_((d * norm / total).to(p))
     return new
 
-def ratio_metrics(res_old, res_new, ref_old, ref_new, L):
+def ratio_metrics(res_old:dict,          # `run_estimators` under the old model
+                  res_new:dict,          # `run_estimators` under the new model, same seeds
+                  ref_old:torch.Tensor,  # [B] reference log-likelihoods under the old model
+                  ref_new:torch.Tensor,  # [B] reference log-likelihoods under the new model
+                  L:int,                 # completion length (per-token scaling)
+                 ) -> list:              # one dict per estimator
     "Per estimator: Pearson / Spearman of the estimated sequence log-ratio with the reference one, MAE per token, sd per token."
     ref = (ref_new - ref_old).double()
     rows = []
@@ -164,7 +209,7 @@ def estimator_style(name:str, # an estimator of `estimator_suite` (a suffix such
 
 def plot_estimators(rows:list,   # rows of `likelihood_estimators.csv`: estimator, L and the columns of `ESTIMATOR_PANELS` (numbers or strings)
                     title:str='', # the figure's title ('' for none)
-                   ):            # a matplotlib `Figure`
+                   ) -> 'Figure': # a matplotlib `Figure`
     "Bias, sd over mask draws and single-draw Spearman ρ of each estimator against the completion length L, one styled line per estimator."
     from matplotlib import rc_context
     from matplotlib.figure import Figure
@@ -195,19 +240,27 @@ def redraw_estimators(out_dir=None, # the folder of likelihood_estimators.csv an
     return [out / f'likelihood_estimators.{e}' for e in ('png', 'pdf', 'meta.txt')]
 
 # %% ../../nbs/paper/17_likelihood_study.ipynb #c0e5a003
-def prompt_batch(tok, prompts):
+def prompt_batch(tok,       # the tokenizer (its padding side is restored after)
+                 prompts,   # prompt strings, already chat-templated
+                ) -> tuple: # (input_ids [B, P], attention_mask [B, P]), left-padded
     "Left-padded prompt ids and mask [B, P] of chat-templated `prompts`, tokenized as the sampler and the trainer do."
     side, tok.padding_side = tok.padding_side, 'left'
     try: enc = tok(list(prompts), return_tensors='pt', padding=True, add_special_tokens=False)
     finally: tok.padding_side = side
     return enc['input_ids'], enc['attention_mask']
 
-def study_suite(p_mask_prompt=0.0, compare=('mean-field', 'SML K=4 strided', 'mixed MF+SML4'), compare_p=0.15, **kw):
+def study_suite(p_mask_prompt:float=0.0, # prompt masking of the main suite
+                compare=('mean-field', 'SML K=4 strided', 'mixed MF+SML4'), # default-suite estimators added at `compare_p`
+                compare_p:float=0.15,    # their prompt masking
+                **kw                     # more `estimator_suite` arguments
+               ) -> dict:                # {name: (fn, passes)}; the compared ones suffixed with p0.15
     "`estimator_suite(p_mask_prompt, **kw)` plus the default suite's `compare` estimators at prompt masking `compare_p`, renamed."
     suite, other = estimator_suite(p_mask_prompt=p_mask_prompt, **kw), estimator_suite(p_mask_prompt=compare_p)
     return {**suite, **{f'{n} p{compare_p:g}': other[n] for n in compare}}
 
-def param_distance(a, b):
+def param_distance(a,         # a model
+                   b,         # a model of the same architecture
+                  ) -> float: # the L2 norm of the difference
     "L2 norm of the difference of two models' parameters."
     return math.sqrt(sum((p - q).double().pow(2).sum().item() for p, q in zip(a.parameters(), b.parameters())))
 

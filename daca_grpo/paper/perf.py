@@ -17,18 +17,20 @@ from ..config import TrainConfig, load_config, apply_overrides, D1_MAX_STEPS, D1
 @dataclass(frozen=True)
 class ModelShape:
     "The dimensions that fix a dense bidirectional transformer's FLOPs (SwiGLU MLP, no biases, untied LM head)."
-    hidden: int
-    layers: int
-    heads: int
-    intermediate: int
-    vocab: int
-    name: str = ''
+    hidden: int           # h: the model width (d_model)
+    layers: int           # transformer blocks
+    heads: int            # attention heads
+    intermediate: int     # m: the SwiGLU MLP's hidden size
+    vocab: int            # V: vocabulary size (LM-head rows)
+    name: str = ''        # a label, e.g. 'LLaDA-8B-Instruct'
 
 # GSAI-ML/LLaDA-8B-Instruct config.json: d_model, n_layers, n_heads (= n_kv_heads), mlp_hidden_size, vocab_size (= embedding_size)
 LLADA_8B = ModelShape(hidden=4096, layers=32, heads=32, intermediate=12288, vocab=126464, name='LLaDA-8B-Instruct')
 
 # %% ../../nbs/paper/15_performance.ipynb #023dacac
-def shape_of(model_or_config, name=None) -> ModelShape:
+def shape_of(model_or_config, # a `TinyDLLM` or its config (hidden_size, num_hidden_layers, ...)
+             name:str=None,   # the shape's label (None: the config's model_type)
+            ) -> ModelShape:  # its dimensions
     "The `ModelShape` of a `TinyDLLM` (or of its config)."
     c = getattr(model_or_config, 'config', model_or_config)
     return ModelShape(c.hidden_size, c.num_hidden_layers, c.num_attention_heads, c.intermediate_size, c.vocab_size,
@@ -38,26 +40,38 @@ def shape_of(model_or_config, name=None) -> ModelShape:
 PROJ_DIMS = {'q_proj': 'hh', 'k_proj': 'hh', 'v_proj': 'hh', 'o_proj': 'hh', 'gate_proj': 'hm', 'up_proj': 'hm', 'down_proj': 'mh'}
 D1_LORA_TARGETS = D1_LLADA_LORA_TARGETS   # d1's LoRA list as it matches LLaDA: q, k, v, up_proj (the LLaDA adapter's default)
 
-def layer_params(s: ModelShape) -> int:
+def layer_params(s:ModelShape, # the model's dimensions
+                ) -> int:      # matrix-product weights of one block
     "Matrix-product weights of one block: q, k, v, o (h x h) and SwiGLU's gate, up, down (h x m)."
     return 4 * s.hidden ** 2 + 3 * s.hidden * s.intermediate
 
-def matmul_params(s: ModelShape) -> int:
+def matmul_params(s:ModelShape, # the model's dimensions
+                 ) -> int:      # weights a processed token multiplies through
     "Weights every processed token multiplies through: all blocks and the LM head (the embedding is a lookup)."
     return s.layers * layer_params(s) + s.hidden * s.vocab
 
 # %% ../../nbs/paper/15_performance.ipynb #926a350e
-def total_params(s: ModelShape) -> int:
+def total_params(s:ModelShape, # the model's dimensions
+                ) -> int:      # every parameter
     "All parameters: matrix-product weights, the input embedding and the RMSNorm gains."
     return matmul_params(s) + s.vocab * s.hidden + (2 * s.layers + 1) * s.hidden
 
-def lora_params(s: ModelShape, r, targets=D1_LORA_TARGETS) -> int:
+def lora_params(s:ModelShape,            # the model's dimensions
+                r:int,                   # the LoRA rank
+                targets=D1_LORA_TARGETS, # the adapted projections: keys of `PROJ_DIMS`
+               ) -> int:                 # LoRA weights over all blocks
     "LoRA weights: r x (fan-in + fan-out) per targeted projection per block."
     dim = {'h': s.hidden, 'm': s.intermediate}
     return s.layers * sum(r * (dim[PROJ_DIMS[t][0]] + dim[PROJ_DIMS[t][1]]) for t in targets)
 
 # %% ../../nbs/paper/15_performance.ipynb #4e985a79
-def forward_flops(s: ModelShape, queries, keys=None, logits=None, lora_r=0, lora_targets=D1_LORA_TARGETS) -> dict:
+def forward_flops(s:ModelShape,                 # the model's dimensions
+                  queries:int,                  # positions computed
+                  keys:int=None,                # positions attended to (None: `queries`)
+                  logits:int=None,              # rows through the LM head (None: `queries`)
+                  lora_r:int=0,                 # LoRA rank (0: no adapters)
+                  lora_targets=D1_LORA_TARGETS, # the adapted projections
+                 ) -> dict:                     # FLOPs by kind: dense, attention, lora
     "FLOPs of one sequence's forward pass by kind: `queries` positions computed, attending to `keys`, `logits` LM-head rows."
     keys = queries if keys is None else keys
     logits = queries if logits is None else logits
@@ -65,10 +79,19 @@ def forward_flops(s: ModelShape, queries, keys=None, logits=None, lora_r=0, lora
             'attention': 4 * s.layers * s.hidden * queries * keys,
             'lora': 2 * lora_params(s, lora_r, lora_targets) * queries if lora_r else 0}
 
-def flops(parts) -> int: return sum(parts.values())
+def flops(parts:dict, # FLOPs by kind (`forward_flops`, `train_flops`)
+         ) -> int:    # their sum
+    "The total of FLOPs given by kind."
+    return sum(parts.values())
 
 # %% ../../nbs/paper/15_performance.ipynb #b632183d
-def train_flops(s: ModelShape, queries, keys=None, logits=None, lora_r=0, lora_targets=D1_LORA_TARGETS) -> dict:
+def train_flops(s:ModelShape,                 # the model's dimensions
+                queries:int,                  # positions computed
+                keys:int=None,                # positions attended to (None: `queries`)
+                logits:int=None,              # rows through the LM head (None: `queries`)
+                lora_r:int=0,                 # LoRA rank (0: every weight trains)
+                lora_targets=D1_LORA_TARGETS, # the adapted projections
+               ) -> dict:                     # FLOPs by kind (dense, attention, lora) of forward + backward
     "FLOPs of one sequence's forward + backward: every weight trains, or (`lora_r` > 0) a frozen base with LoRA adapters."
     f = forward_flops(s, queries, keys, logits, lora_r, lora_targets)
     if not lora_r: return {k: 3 * v for k, v in f.items()}
@@ -80,7 +103,12 @@ def train_flops(s: ModelShape, queries, keys=None, logits=None, lora_r=0, lora_t
 # %% ../../nbs/paper/15_performance.ipynb #0c6eaac1
 CACHES = ('none', 'prefix', 'dual')
 
-def rollout_calls(prompt_len, gen_length, steps, block_length, cache='none') -> list:
+def rollout_calls(prompt_len:int,   # P: prompt tokens
+                  gen_length:int,   # L: completion tokens
+                  steps:int,        # N: denoising steps over all blocks
+                  block_length:int, # positions per semi-autoregressive block
+                  cache:str='none', # one of `CACHES`: none, prefix, dual
+                 ) -> list:         # [(n_calls, queries, keys)]
     "One sequence's rollout as [(n_calls, queries, keys)]: `cache` 'none' (LLaDA), 'prefix' or 'dual' (Fast-dLLM)."
     if cache not in CACHES: raise ValueError(f"cache={cache!r}: use one of {CACHES}")
     T, nb = prompt_len + gen_length, gen_length // block_length
@@ -97,8 +125,17 @@ def _logit_rows(queries, gen_length, logits):
     if logits not in ('all', 'completion'): raise ValueError(f"logits={logits!r}: use 'all' (LLaDA) or 'completion' (logits_to_keep)")
     return queries if logits == 'all' else min(queries, gen_length)
 
-def rollout_flops(s: ModelShape, prompt_len, gen_length, steps, block_length, cache='none', batch=1, logits='all', lora_r=0,
-                  lora_targets=D1_LORA_TARGETS) -> dict:
+def rollout_flops(s:ModelShape,                 # the model's dimensions
+                  prompt_len:int,               # P: prompt tokens
+                  gen_length:int,               # L: completion tokens
+                  steps:int,                    # N: denoising steps over all blocks
+                  block_length:int,             # positions per block
+                  cache:str='none',             # one of `CACHES`: none, prefix, dual
+                  batch:int=1,                  # sequences rolled out
+                  logits:str='all',             # LM-head rows: 'all' positions (LLaDA) or the 'completion' only (logits_to_keep)
+                  lora_r:int=0,                 # LoRA rank (0: no adapters)
+                  lora_targets=D1_LORA_TARGETS, # the adapted projections
+                 ) -> dict:                     # passes, full_pass_equiv, flops
     "Model calls (sequence passes), full-pass equivalents and FLOPs of a rollout of `batch` sequences."
     calls, T = rollout_calls(prompt_len, gen_length, steps, block_length, cache), prompt_len + gen_length
     f = lambda q, k: flops(forward_flops(s, q, k, _logit_rows(q, gen_length, logits), lora_r, lora_targets))
@@ -106,7 +143,8 @@ def rollout_flops(s: ModelShape, prompt_len, gen_length, steps, block_length, ca
     return {'passes': batch * sum(n for n, _, _ in calls), 'full_pass_equiv': total / (batch * f(T, T)), 'flops': total}
 
 # %% ../../nbs/paper/15_performance.ipynb #b4492ab1
-def estimator_passes(cfg: TrainConfig) -> int:
+def estimator_passes(cfg:TrainConfig, # the run's config: method, sml, sampler.gen_length
+                    ) -> int:         # full forward passes per sequence estimate
     "Full forward passes behind one per-token log-likelihood estimate (`policy_logp`) of one sequence."
     m = cfg.method
     base = {'diffu_grpo': 1, 'wd1': 1, 'gdpo': m.gdpo_nodes, 'coupled': 3}[m.name]   # coupled: 2 complementary masks + the full one
@@ -116,7 +154,12 @@ def estimator_passes(cfg: TrainConfig) -> int:
 def _row(phase, passes, fl, full):
     return {'phase': phase, 'passes': int(passes), 'full_pass_equiv': fl / full if full else 0.0, 'tflops': fl / 1e12}
 
-def round_cost(cfg: TrainConfig, shape: ModelShape = LLADA_8B, cache='none', prompt_len=None, logits='all') -> list:
+def round_cost(cfg:TrainConfig,           # the run's config: sampler, method, optim, model (LoRA), dps, sml
+               shape:ModelShape=LLADA_8B, # the model's dimensions
+               cache:str='none',          # rollout cache: one of `CACHES`
+               prompt_len:int=None,       # P: prompt tokens (None: data.max_prompt_length)
+               logits:str='all',          # LM-head rows: 'all' or 'completion'
+              ) -> list:                  # one dict per phase: phase, passes, full_pass_equiv, tflops
     "One `GRPOTrainer` round (a rollout of prompts_per_step x G completions, then mu updates) by phase: passes, full-pass equivalents, TFLOPs."
     S, m, o = cfg.sampler, cfg.method, cfg.optim
     P = prompt_len if prompt_len is not None else (cfg.data.max_prompt_length or 0)
@@ -176,7 +219,10 @@ def run_cost(cfg: TrainConfig, # the run's config (method, sampler, optim.max_st
 PAPER_VARIANTS = {'d1': ('base', []), '+DPS': ('dps', []), '+SML K=2': ('sml', ['sml.K=2']), '+SML K=4': ('sml', []),
                   '+DPS+SML K=4': ('dps_sml', [])}
 
-def paper_config(task='gsm8k', method='diffu_grpo', variant='d1'):
+def paper_config(task:str='gsm8k',         # a d1 task: a key of `D1_MAX_STEPS`
+                 method:str='diffu_grpo',  # diffu_grpo, wd1 or gdpo
+                 variant:str='d1',         # a key of `PAPER_VARIANTS`
+                ) -> TrainConfig:          # the shipped config, with the variant's overrides
     "The shipped config of a paper run, `variant` one of `PAPER_VARIANTS`."
     name, over = PAPER_VARIANTS[variant]
     return apply_overrides(load_config(f'd1/{task}_{method}_{name}.yaml'), over)
@@ -205,7 +251,8 @@ def cost_rows(methods=('diffu_grpo',),         # base methods
     return out
 
 # %% ../../nbs/paper/15_performance.ipynb #5ea2fb21
-def cost_summary(rows):
+def cost_summary(rows:list,         # rows of `cost_rows`
+                ) -> 'pd.DataFrame': # one row per (method, variant, rollout, mu, est_passes)
     "A wide pandas DataFrame of `cost_rows`: TFLOPs per round by phase and per step, relative to the first row, GPU-hours per paper run."
     import pandas as pd
     df = pd.DataFrame(rows)
@@ -222,7 +269,11 @@ def cost_summary(rows):
 # %% ../../nbs/paper/15_performance.ipynb #7c3830f2
 COST_MODEL_COMMAND = 'DACA_TEST_FLAGS=slow python -m pytest tests -k 15_performance   (or: nbdev_test --path nbs/paper/15_performance.ipynb --flags slow)'
 
-def write_cost_model(out_dir=None, mfu=0.35, gpu='H100', cmd=COST_MODEL_COMMAND):
+def write_cost_model(out_dir=None,           # the folder (None: paper_figures/)
+                     mfu:float=0.35,         # assumed model-FLOPs utilisation
+                     gpu='H100',             # a key of `GPU_PEAK_TFLOPS`, or the peak TFLOP/s
+                     cmd:str=COST_MODEL_COMMAND, # the command recorded in the provenance
+                    ) -> list:               # the paths written
     "Write cost_model.csv (every phase row), cost_model.md (the summaries) and cost_model.meta.txt; returns the paths."
     import csv
     from daca_grpo.paper.stats import figures_dir, provenance

@@ -26,12 +26,16 @@ from ..sft import sft_train
 from ..progress import hms, watching, watcher
 from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN
 from fastcore.basics import patch
+from typing import Iterator
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #713c4c78
 POOLS = ('labelled', 'prompt_only', 'valid', 'test')
 POOL_FRACS = (0.2, 0.5, 0.15, 0.15)
 
-def pool_of(key: str, seed: int = 0, fracs=POOL_FRACS) -> str:
+def pool_of(key:str,          # a problem's solution key (`solution_key`)
+            seed:int=0,       # the split's seed: another seed, another split
+            fracs=POOL_FRACS, # the share of each of `POOLS` (labelled, prompt_only, valid, test), summing to 1
+           ) -> str:          # one of `POOLS`
     "The pool of solution `key`: one of `POOLS`, a pure function of (seed, key)."
     h = int.from_bytes(hashlib.sha256(f'pool{seed}:{key}'.encode()).digest()[:8], 'big') / 2 ** 64
     edges = torch.tensor(fracs, dtype=torch.float64).cumsum(0).tolist()
@@ -46,7 +50,9 @@ def _protocol_spec(task):
     if spec is None or spec.protocol_draw is None: raise ValueError(f"{PROTOCOL_NOTE}, not {task!r}")
     return spec
 
-def solution_key(task: str, row: dict) -> str:
+def solution_key(task:str, # a protocol task (`PROTOCOL_NOTE`)
+                 row:dict, # one drawn problem: a row of the task's dataset
+                ) -> str:  # the key the pools are split by
     "What two problems must not share across pools (the task's `protocol_key`): the Sudoku grid, the Countdown numbers and target, or the digit chain."
     return _protocol_spec(task).protocol_key(row)
 
@@ -60,7 +66,14 @@ def _draw(task, n, seed, tokenizer): return _protocol_spec(task).protocol_draw(n
 class PoolsTooSmall(ValueError):
     "A seed whose draw holds too few distinct problems for the pools asked for (another seed may do)."
 
-def task_pools(task, tokenizer, n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200, seed=0) -> DatasetDict:
+def task_pools(task:str,             # a protocol task: tiny_sudoku, tiny_countdown, tiny_chain or tiny_sudoku6x6
+               tokenizer,            # the tokenizer whose chat template renders the prompts
+               n_labelled:int=24,    # problems with their solutions, for SFT
+               n_prompt_only:int=2000, # problems without solutions, for RL
+               n_valid:int=200,      # validation problems (checkpoints are chosen on them)
+               n_test:int=200,       # test problems (what is reported)
+               seed:int=0,           # seed of the draw and of the split
+              ) -> DatasetDict:      # the pools labelled, prompt_only, valid and test
     "The four disjoint pools of `task`, split by solution; `prompt_only` carries no solution column."
     want = dict(labelled=n_labelled, prompt_only=n_prompt_only, valid=n_valid, test=n_test)
     key = _protocol_spec(task).protocol_key
@@ -75,12 +88,14 @@ def task_pools(task, tokenizer, n_labelled=24, n_prompt_only=2000, n_valid=200, 
     out['prompt_only'] = out['prompt_only'].remove_columns([c for c in LABEL_COLUMNS if c in draw.column_names])
     return out
 
-def pool_sha256(ds) -> str:
+def pool_sha256(ds:Dataset, # a pool (`task_pools`)
+               ) -> str:    # 64 hex digits
     "SHA-256 of a pool's rows, every column (the rendered prompts too): what a rebuilt pool must match."
     return hashlib.sha256(json.dumps(ds.to_list(), sort_keys=True).encode()).hexdigest()
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #48b9e653
-def sudoku_solve(puzzle: str) -> str:
+def sudoku_solve(puzzle:str, # 16 (4x4) or 36 (6x6) digits, row by row, 0 = blank
+                ) -> str:    # the solution's digits, in the same layout
     "The unique solution of a 16-digit 4x4 puzzle, or of a 36-digit 6x6 one (0 = blank)."
     if len(puzzle) == 36: return sudoku6_solve(puzzle)
     sols = _sudoku_solutions([int(c) for c in puzzle], limit=2)
@@ -91,7 +106,12 @@ def _answer_digits(text):
     m = re.findall(r'<answer>(.*?)</answer>', text, re.DOTALL)
     return ''.join(ch for ch in m[-1] if ch.isdigit()) if m else ''
 
-def chain_verifier_reward(prompts=None, completions=(), chain=None, partial=True, **kwargs) -> list[float]:
+def chain_verifier_reward(prompts=None,     # the prompts (TRL passes them; unused)
+                          completions=(),   # the completions: strings or chat messages
+                          chain=None,       # the dataset's `chain` column: one digit chain per completion
+                          partial:bool=True, # credit each right step too (False: the final answer alone)
+                          **kwargs          # other dataset columns (ignored)
+                         ) -> list[float]:  # one reward in [0, 1] per completion
     "(steps right + answer right) / (steps + 1), from the chain alone; `partial=False`: the answer alone (1.0 or 0.0)."
     out = []
     for t, c in zip(completion_texts(completions), chain):
@@ -102,7 +122,12 @@ def chain_verifier_reward(prompts=None, completions=(), chain=None, partial=True
         out.append((right + answer) / (len(steps) + 1) if partial else answer)
     return out
 
-def sudoku_verifier_reward(prompts=None, completions=(), puzzle=None, keep_givens=False, **kwargs) -> list[float]:
+def sudoku_verifier_reward(prompts=None,        # the prompts (passed on to `sudoku_reward`)
+                           completions=(),      # the completions: strings or chat messages
+                           puzzle=None,         # the dataset's `puzzle` column: 16 or 36 digits per completion, 0 = blank
+                           keep_givens:bool=False, # a completion that changes a given digit scores 0
+                           **kwargs             # other dataset columns (ignored)
+                          ) -> list[float]:     # one reward in [0, 1] per completion
     "d1's Sudoku reward (fraction of blanks right) computed from the puzzle alone; `keep_givens`: 0 if a given is changed."
     texts = completion_texts(completions)
     out = sudoku_reward(prompts, texts, puzzle=puzzle, solution=[sudoku_solve(p) for p in puzzle])
@@ -113,7 +138,9 @@ def sudoku_verifier_reward(prompts=None, completions=(), puzzle=None, keep_given
     return out
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #65356852
-def protocol_rewards(task, keep_givens=False) -> list:
+def protocol_rewards(task:str,              # a protocol task
+                     keep_givens:bool=False, # Sudoku: a completion that changes a given digit scores 0
+                    ) -> list:               # reward functions with TRL's signature
     "The RL reward functions of `task` under the protocol (TRL signature; no label column needed)."
     if task == 'tiny_countdown': return [countdown_reward]
     if task == 'tiny_chain': return [chain_verifier_reward]
@@ -125,7 +152,12 @@ def protocol_rewards(task, keep_givens=False) -> list:
 # %% ../../nbs/paper/16_rl_protocol.ipynb #151eb030
 EVAL_BATCH_SIZE = 100     # the protocol scores its splits in batches of this many problems
 
-def split_metric(model, tokenizer, task, dataset, sampler) -> float:
+def split_metric(model,     # the dLLM scored
+                 tokenizer, # its tokenizer
+                 task:str,  # the task (its metric)
+                 dataset,   # the problems: a pool of `task_pools`
+                 sampler,   # a `SamplerConfig`: gen_length, steps, block_length (decoding is greedy whatever its temperature)
+                ) -> float: # the task's metric on `dataset`
     "The task's metric on `dataset`, greedy with the `SamplerConfig` `sampler` (Sudoku: pooled blank-cell accuracy)."
     from daca_grpo.tasks.evaluate import evaluate
     res = evaluate(model, tokenizer, task, gen_length=sampler.gen_length, steps=sampler.steps, block_length=sampler.block_length,
@@ -147,11 +179,23 @@ def _best_file(path, step): return Path(path) / f'keeper-best-{int(step):08d}.pt
 
 class ValidationKeeper:
     "Scores validation (and test, for curves) at each call; keeps the weights of the best validation score (with `path`: on disk too)."
-    def __init__(self, tokenizer, task, pools, sampler, passes_per_step=0.0, path=None):
+    def __init__(self,
+                 tokenizer,                  # the tokenizer of the models scored
+                 task:str,                   # the protocol task (its metric)
+                 pools,                      # the pools (`task_pools`): 'valid' chooses, 'test' is recorded
+                 sampler,                    # the evaluation `SamplerConfig`
+                 passes_per_step:float=0.0,  # forward passes of one training step: the curve's `passes` = step x this
+                 path=None,                  # folder for keeper.json and the best weights (None: kept in memory only)
+                ):
+        "Score with `sampler` on `pools`; remember nothing yet (best score -inf)."
         self.tok, self.task, self.pools, self.sampler, self.passes_per_step = tokenizer, task, pools, sampler, passes_per_step
         self.best, self.best_step, self.state, self.curve = -math.inf, None, None, []
         self.path = None if path is None else Path(path)
-    def __call__(self, model, step):
+    def __call__(self,
+                 model,      # the model being trained (its weights are copied when it is the best so far)
+                 step:int,   # the training step it is at (0: before training)
+                ) -> float:  # the validation score
+        "Score `model` on validation and test at `step`; keep its weights when validation improves strictly."
         with getattr(watcher(), 'evaluation', nullcontext)():            # a run's `StageClock` times each validation (its ETA)
             valid = split_metric(model, self.tok, self.task, self.pools['valid'], self.sampler)
             test = split_metric(model, self.tok, self.task, self.pools['test'], self.sampler)
@@ -160,7 +204,9 @@ class ValidationKeeper:
         if improved: self.best, self.best_step, self.state = valid, step, copy.deepcopy(model.state_dict())
         if self.path is not None: self._save(improved)
         return valid
-    def restore(self, model):
+    def restore(self,
+                model,      # a model of the same architecture (loaded in place)
+               ) -> float:  # the test score recorded for the best weights
         "Load the best weights into `model`; returns the test score recorded for them."
         model.load_state_dict(self.state)
         return next(c['test'] for c in self.curve if c['step'] == self.best_step)
@@ -185,7 +231,9 @@ def _prune(self: ValidationKeeper):
         if int(f.stem.rsplit('-', 1)[1]) not in need: f.unlink()
 
 @patch
-def load(self: ValidationKeeper, step) -> bool:
+def load(self:ValidationKeeper, # a keeper with a `path`
+         step:int,              # the RL step of a checkpoint
+        ) -> bool:              # True: the keeper is as it was after `step`
     "The keeper as it was after RL step `step` (a checkpoint's), from its record in `path`; False (nothing changed) when the record cannot give it."
     f = None if self.path is None else self.path / KEEPER_FILE
     if f is None or not f.is_file(): return False
@@ -200,18 +248,21 @@ def load(self: ValidationKeeper, step) -> bool:
     return True
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #f6482037
-def logp_passes(cfg) -> int:
+def logp_passes(cfg:TrainConfig, # the run's config: method.name, method.gdpo_nodes, sml
+               ) -> int:         # forward passes per sequence estimate
     "Forward passes of one log-likelihood estimate under `cfg`'s method and SML setting."
     me = cfg.method
     base = {'diffu_grpo': 1, 'wd1': 1, 'gdpo': me.gdpo_nodes, 'coupled': 3}[me.name]
     return base + (cfg.sml.K if cfg.sml.enabled else 0)
 
-def rollout_passes(cfg) -> int:
+def rollout_passes(cfg:TrainConfig, # the run's config: sampler, dps
+                  ) -> int:         # forward passes per completion
     "Forward passes of one rollout (a completion) under `cfg`'s sampler: its steps, twice with classifier-free guidance, plus DPS's replay."
     rollout = cfg.sampler.steps * (2 if cfg.sampler.cfg_scale > 0 else 1)
     return rollout + (cfg.sampler.steps if cfg.dps.enabled and cfg.dps.target == 'final' else 0)     # DPS on the final tokens replays the N states
 
-def rl_step_passes(cfg) -> float:
+def rl_step_passes(cfg:TrainConfig, # the run's config: method, optim, sampler, sml, dps
+                  ) -> float:       # sequence forward passes per optimiser step
     "Sequence forward passes of one RL optimiser step (backward = 2 forward)."
     me, o = cfg.method, cfg.optim
     B, Pl = o.prompts_per_step * o.num_generations, logp_passes(cfg)
@@ -219,7 +270,10 @@ def rl_step_passes(cfg) -> float:
     rollout = rollout_passes(cfg)
     return B * (rollout + (me.mu * Pl if me.mu > 1 else 0) + (me.mu * Pl if use_ref else 0) + 3 * me.mu * Pl) / me.mu
 
-def sft_step_passes(cfg) -> float: return 3.0 * cfg.sft.batch_size
+def sft_step_passes(cfg:TrainConfig, # the run's config: sft.batch_size
+                   ) -> float:       # sequence forward passes per SFT step
+    "Sequence forward passes of one SFT step: three per example (backward = 2 forward)."
+    return 3.0 * cfg.sft.batch_size
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #b5e97740
 TASK_POOLS = {'tiny_sudoku': dict(n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200),
@@ -227,25 +281,35 @@ TASK_POOLS = {'tiny_sudoku': dict(n_labelled=24, n_prompt_only=2000, n_valid=200
               'tiny_chain': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200),
               'tiny_sudoku6x6': dict(n_labelled=100, n_prompt_only=2000, n_valid=200, n_test=200)}
 
-def protocol_sizes(cfg) -> dict:
+def protocol_sizes(cfg:TrainConfig, # a protocol config: data.task, protocol.n_*
+                  ) -> dict:        # n_labelled, n_prompt_only, n_valid, n_test
     "The pool sizes of `cfg`: `cfg.protocol.n_*`, where None is the task's default in `TASK_POOLS`."
     return {k: v if getattr(cfg.protocol, k) is None else getattr(cfg.protocol, k) for k, v in TASK_POOLS[cfg.data.task].items()}
 
-def protocol_data_seed(cfg) -> int:
+def protocol_data_seed(cfg:TrainConfig, # a protocol config: protocol.data_seed, seed
+                      ) -> int:         # the pools' seed
     "The seed of `cfg`'s pools: `protocol.data_seed`, else the run's seed."
     return cfg.seed if cfg.protocol.data_seed is None else cfg.protocol.data_seed
 
-def protocol_pools(cfg, tokenizer) -> DatasetDict:
+def protocol_pools(cfg:TrainConfig, # a protocol config: data.task, protocol.n_*, the data seed
+                   tokenizer,       # the tokenizer whose chat template renders the prompts
+                  ) -> DatasetDict: # the four pools (`task_pools`)
     "The pools of `cfg.data.task` with the sizes in `cfg.protocol` (None: the task's default in `TASK_POOLS`)."
     return task_pools(cfg.data.task, tokenizer, seed=protocol_data_seed(cfg), **protocol_sizes(cfg))
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #c00e8cf5
-def protocol_card(cfg, tokenizer) -> dict:
+def protocol_card(cfg:TrainConfig, # the run's protocol config
+                  tokenizer,       # the model's tokenizer
+                 ) -> dict:        # enabled, data_seed, pools (sizes), sha256 (valid, test)
     "The protocol's part of a model's task card: the data seed, the pool sizes, and the SHA-256 of the validation and test pools."
     pools = protocol_pools(cfg, tokenizer)
     return dict(enabled=True, data_seed=protocol_data_seed(cfg), pools=protocol_sizes(cfg), sha256={p: pool_sha256(pools[p]) for p in ('valid', 'test')})
 
-def card_pool(task, protocol, tokenizer, split='test') -> Dataset:
+def card_pool(task:str,         # the card's task
+              protocol:dict,    # the card's protocol record (`protocol_card`)
+              tokenizer,        # the model's tokenizer
+              split:str='test', # the pool to rebuild: one of `POOLS`
+             ) -> Dataset:      # the pool, as the model's run had it
     "The `split` pool of `task` that a card's `protocol` record names, rebuilt; a `ConfigError` when it no longer matches its SHA-256."
     ds = task_pools(task, tokenizer, seed=protocol['data_seed'], **protocol['pools'])[split]
     want = (protocol.get('sha256') or {}).get(split)
@@ -261,7 +325,11 @@ def _sft(cfg, model, tokenizer, pools, steps, keeper, every, seed, progress, des
     return sft_train(model, tokenizer, pools['labelled'], gen_length=cfg.sampler.gen_length, steps=steps, lr=cfg.sft.lr,
                      batch_size=cfg.sft.batch_size, seed=seed, warmup=cfg.sft.warmup, progress=progress, eval_fn=keeper, eval_every=every, desc=desc)
 
-def train_base(cfg, tokenizer, pools, progress=False):
+def train_base(cfg:TrainConfig,     # a protocol config: seed, model, sft, protocol.base_select_every
+               tokenizer,           # its tokenizer
+               pools,               # the pools (`protocol_pools`)
+               progress:bool=False, # show progress bars
+              ) -> tuple:           # (validation-best model in eval mode, its `ValidationKeeper`)
     "A fresh model (seeded), SFT on the labelled pool for `sft.steps`; returns (validation-best model, keeper)."
     from daca_grpo.trainer import build_model
     torch.manual_seed(cfg.seed)
@@ -279,7 +347,8 @@ ARM_METHODS = ('diffu_grpo', 'wd1', 'gdpo', 'coupled')
 ARM_FLAGS = {'dps': {'dps.enabled': True}, 'sml': {'sml.enabled': True}, 'dual': {'sampler.cache': 'dual'},
              'parallel': {'sampler.cache': 'dual', 'sampler.threshold': 0.9}}
 
-def arm_overrides(arm) -> dict:
+def arm_overrides(arm:str, # a method of `ARM_METHODS`, then any of _dps, _sml, _dual, _parallel
+                 ) -> dict: # config overrides: method.name, dps.enabled, sml.enabled (and the flags' sampler settings)
     "Overrides of arm `method[_dps][_sml][_dual|_parallel]`, e.g. 'gdpo_dps_sml': GDPO with both plug-ins."
     method = next((m for m in sorted(ARM_METHODS, key=len, reverse=True) if arm == m or arm.startswith(m + '_')), None)
     flags = arm[len(method) + 1:].split('_') if method and arm != method else []
@@ -289,11 +358,15 @@ def arm_overrides(arm) -> dict:
     for f in flags: out.update(ARM_FLAGS[f])
     return out
 
-def arm_of(cfg) -> str:
+def arm_of(cfg:TrainConfig, # a config
+          ) -> str:         # e.g. wd1_dps_sml
     "The arm name of `cfg`'s own method and plug-ins (what `daca-grpo train` runs)."
     return cfg.method.name + ('_dps' if cfg.dps.enabled else '') + ('_sml' if cfg.sml.enabled else '')
 
-def arm_config(cfg, arm, out_dir):
+def arm_config(cfg:TrainConfig, # a protocol config
+               arm:str,         # an arm name (`arm_overrides`)
+               out_dir,         # the arm's run directory
+              ) -> TrainConfig: # the arm's config
     "`cfg` for RL arm `arm`, writing to `out_dir`, validating every `protocol.select_every` steps and checkpointing as often (unless `log.save_every` is set)."
     return apply_overrides(cfg, {**arm_overrides(arm), 'log.output_dir': str(out_dir), 'log.eval_every': cfg.protocol.select_every,
                                  'log.save_every': cfg.log.save_every or cfg.protocol.select_every})
@@ -337,7 +410,15 @@ def _no_hf_bars():
         if was: hf_logging.enable_progress_bar()
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #2f729052
-def rl_arm(cfg, tokenizer, pools, base, arm, out_dir, progress=False, resume=False):
+def rl_arm(cfg:TrainConfig,     # a protocol config
+           tokenizer,           # its tokenizer
+           pools,               # the pools (`protocol_pools`)
+           base,                # the base model (copied, not changed)
+           arm:str,             # an arm name (`arm_overrides`)
+           out_dir,             # the arm's run directory: checkpoints, keeper.json, best weights
+           progress:bool=False, # show progress bars
+           resume:bool=False,   # continue from the newest intact checkpoint in `out_dir` of the same config
+          ) -> tuple:           # (validation-best model in eval mode, its `ValidationKeeper`)
     "GRPO from a copy of `base` on the prompt-only pool, the verifier reward as the only supervision; (validation-best model, keeper)."
     from daca_grpo.trainer import GRPOTrainer
     c, run = arm_config(cfg, arm, out_dir), Path(out_dir)
@@ -356,7 +437,14 @@ def rl_arm(cfg, tokenizer, pools, base, arm, out_dir, progress=False, resume=Fal
     return model.eval(), keeper
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #e63a0458
-def sft_control(cfg, tokenizer, pools, base, passes, n_points, progress=False):
+def sft_control(cfg:TrainConfig,     # a protocol config: sft, seed
+                tokenizer,           # its tokenizer
+                pools,               # the pools (`protocol_pools`)
+                base,                # the base model (copied, not changed)
+                passes:float,        # sequence forward passes to spend (the RL arms')
+                n_points:int,        # validations to make along the way
+                progress:bool=False, # show progress bars
+               ) -> tuple:           # (validation-best model in eval mode, its `ValidationKeeper`)
     "More SFT of a copy of `base` on the labelled pool for `passes` forward passes, validated at `n_points` points; (best model, keeper)."
     steps = max(1, math.ceil(passes / sft_step_passes(cfg)))
     model = copy.deepcopy(base).eval()
@@ -367,7 +455,8 @@ def sft_control(cfg, tokenizer, pools, base, passes, n_points, progress=False):
     return model.eval(), keeper
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #2417aa06
-class ProtocolExists(FileExistsError): pass
+class ProtocolExists(FileExistsError):
+    "`run_protocol` found a previous run in its output directory (and `resume` is off)."
 
 def _stage(out, name, cfg, run):
     "Run `run()` -> (model, keeper) once: its record in `out/name.json`, its weights in `out/name.pt`; later calls load them."
@@ -388,12 +477,16 @@ def _n_evals(steps, every) -> int:
     "Validations of a loop of `steps` steps that validates every `every` steps and after the last (0: never)."
     return 0 if not every else steps // every + (steps % every != 0)
 
-def eval_passes(cfg) -> int:
+def eval_passes(cfg:TrainConfig, # a protocol config: pool sizes, eval_sampler.steps
+               ) -> int:         # generation passes per validation
     "Generation passes of one validation (the validation and test pools, each problem `eval_sampler.steps` passes)."
     n = protocol_sizes(cfg)
     return (n['n_valid'] + n['n_test']) * cfg.eval_sampler.steps
 
-def stage_work(cfg, arms, control=True) -> dict:
+def stage_work(cfg:TrainConfig,    # a protocol config
+               arms,               # the arm names run
+               control:bool=True,  # include the SFT control
+              ) -> dict:           # {stage: dict(steps, evals, gen, grad)}
     "{stage: dict(steps, evals, gen, grad)} of `run_protocol`: its steps, validations, and generation and training passes per step."
     sft = dict(gen=0.0, grad=sft_step_passes(cfg))
     out = {'base': dict(steps=cfg.sft.steps, evals=_n_evals(cfg.sft.steps, cfg.protocol.base_select_every), **sft)}
@@ -410,22 +503,41 @@ def stage_work(cfg, arms, control=True) -> dict:
 # %% ../../nbs/paper/16_rl_protocol.ipynb #9f0a62e9
 class StageClock:
     "Stage i/n lines and the run's ETA: what is left of each stage (`stage_work`), priced at the seconds this run has measured (see above)."
-    def __init__(self, work: dict, prefix='', log=print, clock=time.time, eval_passes=None, finished=()):
+    def __init__(self,
+                 work:dict,          # {stage: dict(steps, evals, gen, grad)}: `stage_work`
+                 prefix:str='',      # what each line starts with, e.g. '[tiny_sudoku seed 0]'
+                 log=print,          # where the stage lines go
+                 clock=time.time,    # the time source, in seconds
+                 eval_passes=None,   # generation passes of one validation (`eval_passes`); None: not used to price a stage
+                 finished=(),        # stages already done (read back, not run)
+                ):
+        "Nothing measured yet; every stage not `finished` has all its steps and validations left."
         self.work, self.prefix, self.log, self.clock, self.eval_passes = work, prefix, log, clock, eval_passes
         self.t0, self.eval_secs, self.measured, self.current, self.bar, self.evaluating = clock(), [], {}, None, None, False
         self.stage_evals = {}                                            # stage -> its validations' seconds: the machine's speed then
         self.left = {k: dict(steps=0 if k in finished else v['steps'], evals=0 if k in finished else v['evals']) for k, v in work.items()}
-    def start(self, name, label):
+    def start(self,
+              name:str,   # the stage starting: a key of `work`
+              label:str,  # what the line calls it, e.g. 'base SFT'
+             ) -> None:   # (logs the line)
+        "Log 'stage i/n: label (time so far; about ETA left)' and make `name` the current stage."
         eta = self.eta()
         self.log(f"{self.prefix} stage {list(self.work).index(name) + 1}/{len(self.work)}: {label} ({hms(self.clock() - self.t0)} so far"
                  f"{'' if eta is None else f'; about {hms(eta)} left'})".strip())
         self.current, self.bar = name, None
-    def done(self, name, ran=True):
+    def done(self,
+             name:str,      # the stage finished
+             ran:bool=True, # whether it ran now (False: read back); either way nothing of it is left
+            ) -> None:      # (updates what is left)
+        "Mark stage `name` finished: nothing of it left, no current stage."
         self.left[name], self.current = dict(steps=0, evals=0), None
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #025df9bd
 @patch
-def step(self: StageClock, n, total):
+def step(self:StageClock, # the run's clock
+         n:int,           # the bar's step
+         total:int,       # the bar's total: a stage's own bars have the stage's `steps`
+        ) -> None:        # (updates what is left and the measured rate)
     "A bar of the current stage is at step `n` of `total` (its first report, when it is made, is where the timing starts); a validation's own bars are not the stage's."
     if self.current is None or self.evaluating or total != self.work[self.current]['steps']: return
     now, left = self.clock(), self.left[self.current]
@@ -436,7 +548,8 @@ def step(self: StageClock, n, total):
 
 @patch
 @contextmanager
-def evaluation(self: StageClock):
+def evaluation(self:StageClock,  # the run's clock
+              ) -> Iterator[None]: # a context manager: the validation runs inside
     "Time one validation (`ValidationKeeper` runs each inside this)."
     t, self.evaluating = self.clock(), True
     try: yield
@@ -470,7 +583,8 @@ def _load(self: StageClock, name):
     return now / statistics.median(then) if then and now else 1.0
 
 @patch
-def eta(self: StageClock):
+def eta(self:StageClock, # the run's clock
+       ) -> float:       # seconds left, or None
     "Seconds left in the run, or None while something left is not priced."
     ev = self._eval_secs()
     total = 0.0
@@ -482,7 +596,8 @@ def eta(self: StageClock):
     return total
 
 @patch
-def note(self: StageClock) -> str:
+def note(self:StageClock, # the run's clock
+        ) -> str:         # 'all stages: about ... left', or '' while the ETA is unknown
     "What each progress line of the run ends with."
     eta = self.eta()
     return '' if eta is None else f'all stages: about {hms(eta)} left'
@@ -543,7 +658,15 @@ def run_protocol(cfg:TrainConfig, # a protocol config (`config.protocol_config`)
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #100f4d7b
 @torch.no_grad()
-def rollout_diagnostics(model, tokenizer, task, dataset, sampler, n_prompts=64, group_size=8, seed=0) -> dict:
+def rollout_diagnostics(model,            # the dLLM whose rollouts are inspected
+                        tokenizer,        # its tokenizer
+                        task:str,         # the protocol task (Sudoku: also count overwritten givens)
+                        dataset,          # problems with a 'prompt' column (and 'puzzle' for Sudoku)
+                        sampler,          # a `SamplerConfig`: gen_length, steps, block_length, temperature
+                        n_prompts:int=64, # problems used (the first ones)
+                        group_size:int=8, # rollouts per problem
+                        seed:int=0,       # seed of the sampler
+                       ) -> dict:         # distinct_per_group (and givens_overwritten for Sudoku)
     "Distinct completions per group of `group_size` rollouts with `sampler`, and (Sudoku) the fraction that overwrite a given cell."
     from daca_grpo.sampler import generate
     rows = dataset.select(range(min(n_prompts, len(dataset))))
@@ -569,7 +692,11 @@ def _gain_job(job):
         fcntl.flock(lock, fcntl.LOCK_EX)
         return run_protocol(protocol_config(task, seed=seed, **overrides), arms=[arm], out_dir=out, resume=True, log=lambda s: None)
 
-def feasible_seeds(task, n, overrides=None, log=print) -> list:
+def feasible_seeds(task:str,       # a protocol task
+                   n:int,          # seeds wanted
+                   overrides=None, # config overrides ({key: value}) the pools are built under
+                   log=print,      # where a skipped seed is reported
+                  ) -> list:       # n seeds, ascending from 0
     "The first `n` seeds whose pools can be built for `task` (a small task may lack distinct problems for some seed's split)."
     from daca_grpo.trainer import build_model
     seeds, seed = [], 0
@@ -583,7 +710,14 @@ def feasible_seeds(task, n, overrides=None, log=print) -> list:
 
 GAIN_TASKS = ('tiny_sudoku', 'tiny_countdown')     # the tasks of paper_figures/rl_gain (tiny_chain joined the protocol later: 20_reproduce)
 
-def run_gain_study(root, tasks=GAIN_TASKS, n_seeds=5, arms=tuple(ARMS), workers=2, overrides=None, progress=True):
+def run_gain_study(root,               # folder of the stages: root/task/seed{s}/
+                   tasks=GAIN_TASKS,   # protocol tasks
+                   n_seeds:int=5,      # seeds per task (`feasible_seeds`)
+                   arms=tuple(ARMS),   # arm names
+                   workers:int=2,      # processes run at once
+                   overrides=None,     # config overrides ({key: value}) of every run
+                   progress:bool=True, # show the study's progress bar
+                  ) -> tuple:          # (rows, curves) of `collect_gain_study`
     "Run every (task, seed, arm) of the study under `root` (cached: a rerun only does what is missing); a failed job is reported, not fatal."
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing as mp
@@ -597,7 +731,8 @@ def run_gain_study(root, tasks=GAIN_TASKS, n_seeds=5, arms=tuple(ARMS), workers=
     return collect_gain_study(root)
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #452054ac
-def collect_gain_study(root):
+def collect_gain_study(root,      # the study's folder (`run_gain_study`)
+                      ) -> tuple: # (rows, curves): lists of dicts
     "(rows, curves) from the stage files under `root`: rows task/arm/seed/metric_name/value, curves add step/passes/valid/test."
     from daca_grpo.tasks.evaluate import get_task
     rows, curves = [], []
@@ -613,7 +748,8 @@ from .stats import T_QUANTILE_975, mean_ci, paired_diff, provenance, write_csv
 _write_csv = write_csv          # the old name, still imported from here by 19_fast_rl
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #2d51c2b4
-def gain_table(rows) -> str:
+def gain_table(rows:list, # rows of `collect_gain_study`: task, arm, seed, metric_name, value
+              ) -> str:   # a Markdown table
     "Markdown: per task and arm, the test metric (mean, 95% CI, seeds) and its paired difference to the base and to the SFT control."
     out = ['| task | arm | seeds | test metric | minus base (paired) | minus SFT control (paired) |', '|---|---|---|---|---|---|']
     def fmt(m, h, n, n_arm):
@@ -632,7 +768,10 @@ def gain_table(rows) -> str:
     return '\n'.join(out)
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #eeb0cb86
-def plot_gain(rows, curves, out):
+def plot_gain(rows:list,   # rows of `collect_gain_study`
+              curves:list, # curve points of `collect_gain_study`: task, arm, seed, step, passes, valid, test
+              out,         # the image file to write (.png, .pdf)
+             ) -> Path:    # `out`
     "Test metric of each RL arm against RL step (top) and forward passes (bottom), mean and 95% band over seeds; base and SFT control as lines."
     import matplotlib; matplotlib.use('Agg')
     import matplotlib.pyplot as plt
@@ -662,7 +801,11 @@ def plot_gain(rows, curves, out):
 # %% ../../nbs/paper/16_rl_protocol.ipynb #975bd98f
 GAIN_COMMAND = 'OMP_NUM_THREADS=1 python -m daca_grpo.paper.protocol --root runs/rl_gain --out paper_figures --seeds 5 --workers 2'
 
-def write_gain_figures(rows, curves, out_dir, command=GAIN_COMMAND):
+def write_gain_figures(rows:list,            # rows of `collect_gain_study`
+                       curves:list,          # curve points of `collect_gain_study`
+                       out_dir,              # the folder written (made if missing)
+                       command:str=GAIN_COMMAND, # the command recorded in the provenance line
+                      ) -> list:             # the paths written
     "rl_gain.csv, rl_gain_curves.csv, rl_gain.md and rl_gain.png/.pdf under `out_dir`; returns their paths."
     out, prov = Path(out_dir), provenance(command)
     out.mkdir(parents=True, exist_ok=True)
@@ -675,14 +818,16 @@ def write_gain_figures(rows, curves, out_dir, command=GAIN_COMMAND):
     (out / 'rl_gain.meta.txt').write_text(prov + '\n')
     return [out / f for f in ('rl_gain.csv', 'rl_gain_curves.csv', 'rl_gain.md', 'rl_gain.png', 'rl_gain.pdf', 'rl_gain.meta.txt')]
 
-def read_gain_csv(path):
+def read_gain_csv(path,      # rl_gain.csv or rl_gain_curves.csv
+                 ) -> list: # dicts, seed and step as int, value, passes, valid and test as float
     "The rows (or curve points) of a CSV written by `write_gain_figures`, numbers parsed."
     import csv
     num = lambda k, v: int(v) if k in ('seed', 'step') else float(v) if k in ('value', 'passes', 'valid', 'test') else v
     return [{k: num(k, v) for k, v in r.items()} for r in csv.DictReader(open(path))]
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #9ada2427
-def gain_main(argv=None):
+def gain_main(argv=None, # the command-line arguments (None: sys.argv[1:])
+             ) -> int:   # 0 (a bad argument exits 2 through argparse)
     "`python -m daca_grpo.paper.protocol`: run (or finish) the study and write its figures."
     import argparse
     ap = argparse.ArgumentParser(prog='python -m daca_grpo.paper.protocol', description='the verifier-only RL study (16_rl_protocol)')
