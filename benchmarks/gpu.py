@@ -13,9 +13,8 @@ count k and v as full-width, so Dream's MFU is slightly overstated). `--shape ti
   bandwidth   device-to-device copy bandwidth (a copy reads and writes its bytes: 2 x bytes / seconds); the weight-
               bandwidth floor of a denoising step is the bytes of the weights a pass reads / this bandwidth
   rollout     the sampler at the paper's settings (prompt 200, gen 256, 128 steps, block 32, batch 6, temperature 0.9):
-              none (exact), none_captured (CUDA graphs), prefix, dual_concat (the first cache, torch.cat per step),
-              dual (the static cache), dual_captured, dual_threshold0.9; ms per denoising step against the floor,
-              whether the tokens equal the uncaptured / concatenating mode's, and DPS's bookkeeping on the trajectory
+              none (exact), none_captured (CUDA graphs), prefix, dual (the static cache), dual_captured,
+              dual_threshold0.9; ms per denoising step against the floor, whether the tokens equal the uncaptured mode's, and DPS's bookkeeping on the trajectory
   estimators  one mean-field pass (d1) and one SML pass with K = 4 (`daca_grpo.estimators`)
   lora_step   one LoRA (r = 128 on q, k, v, as d1) diffu-GRPO step (`daca_grpo.losses`) on a synthetic batch, with
               the peak of `torch.cuda.max_memory_allocated`; mean-field, then SML K = 2, K = 4, and K = 4 with
@@ -40,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))
 
 import torch
-from daca_grpo import perf
+from daca_grpo.paper import perf
 
 SHAPES = {  # TinyDLLMConfig kwargs; llada8b: GSAI-ML/LLaDA-8B-Instruct config.json (see daca_grpo.paper.perf.LLADA_8B)
     'llada8b': dict(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, intermediate_size=12288, vocab_size=126464),
@@ -181,9 +180,9 @@ def weight_bytes(model):
 
 ROLLOUT_MODES = {  # name: generate_fast keyword arguments ('none' runs daca_grpo.sampler.generate, the exact sampler)
     'none': None, 'none_captured': dict(cache='none', capture=True), 'prefix': dict(cache='prefix'),
-    'dual_concat': dict(cache='dual', static_cache=False), 'dual': dict(cache='dual'), 'dual_captured': dict(cache='dual', capture=True),
+    'dual': dict(cache='dual'), 'dual_captured': dict(cache='dual', capture=True),
     'dual_threshold0.9': dict(cache='dual', threshold=0.9)}
-SAME_TOKENS_AS = {'none_captured': 'none', 'dual': 'dual_concat', 'dual_captured': 'dual'}   # modes that must not change a token
+SAME_TOKENS_AS = {'none_captured': 'none', 'dual_captured': 'dual'}   # modes that must not change a token
 
 
 def _generate(model, pid, pm, S, mode, gen_length=None, steps=None, seed=0):

@@ -29,7 +29,7 @@ from daca_grpo.sampler import generate, ref_generate
 from daca_grpo.sampler import agreement
 from daca_grpo.dps import dps_weights
 from daca_grpo.estimators import meanfield_logp, stratified_logp
-from daca_grpo import perf
+from daca_grpo.paper import perf
 
 SIZES = {'tiny': dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=4),       # TinyDLLMConfig's defaults
          'medium': dict(hidden_size=512, num_hidden_layers=8, num_attention_heads=8)}
@@ -89,21 +89,6 @@ def sampler_cells(cells, reps, peak, log):
         log(f"  {size:6s} L={L:3d} B={B}: exact/reference {t_ref / t_ex:.2f}x; over exact: "
             + ', '.join(f"{r['mode']} {r['speedup']:.2f}x" for r in rows[-len(FAST_MODES):]))
     return rows
-
-
-def static_cache_ratio(log, reps=3, rounds=3, size='medium', L=256, B=8):
-    "The static key/value cache against the first, concatenating one (dual cache, same model and seed): best-of times, interleaved, and whether every token agrees."
-    from daca_grpo.sampler import generate_fast
-    model, (pid, pm) = random_model(size), random_prompts(B)
-    run = lambda static: generate_fast(model, pid, pm, gen_length=L, steps=L // 2, block_length=BLOCK, cache='dual', static_cache=static)
-    best, rolls = {True: float('inf'), False: float('inf')}, {}
-    for _ in range(rounds):   # interleaved, so that a busy moment of the machine hits both
-        for static in (True, False):
-            rolls[static], t = timed(lambda: run(static), reps); best[static] = min(best[static], t)
-    same = bool(torch.equal(rolls[True].completion_ids, rolls[False].completion_ids))
-    ratio = best[False] / best[True]
-    log(f"  static cache vs concatenating ({size}, L={L}, B={B}, dual): {ratio:.2f}x, identical tokens: {same}")
-    return {'speed_ratio': ratio, 'identical_tokens': same, 'setting': f'{size} model, dual cache, generation length {L}, batch {B}'}
 
 
 def trained_model():
@@ -390,13 +375,11 @@ def main(argv=None):
     log("DPS and SML cost:"); extra = dps_and_sml(peak, log)
     log("training-step breakdown:"); brk = breakdown_rows(prof['breakdown'], log)
     log("bf16:"); bf = bf16_rows(log)
-    log("static cache:"); static = static_cache_ratio(log)
     for name, rows in [('sampler', samp), ('agreement', agree), ('long_agreement', long_agree), ('breakdown', brk), ('bf16', bf)]:
         if rows: write_csv(out / f'bench_{name}.csv', rows)
     plot(out, samp, agree, brk)
     s = summary(samp, agree, extra, peak, bf)
     s['long_output_agreement'] = long_summary(long_agree)
-    s['static_cache_vs_concat'] = static
     s['seconds'] = time.time() - t0
     (out / 'bench_summary.json').write_text(json.dumps(s, indent=1))
     from daca_grpo.paper.likelihood import _provenance

@@ -9,9 +9,12 @@ __all__ = ['register_real_models', 'install']
 import sys, importlib.abc, importlib.util
 
 def register_real_models() -> None: # registers as a side effect
-    "Register LLaDA and Dream with transformers' Auto classes (importing `daca_grpo.models.llada_dream` does it), and give `DreamModel` its `diffusion_generate` (importing `daca_grpo.sampler` does it)."
+    "Register LLaDA and Dream with transformers' Auto classes (importing `daca_grpo.models.llada_dream` does it), and give `DreamModel` Dream's `diffusion_generate` (`daca_grpo.sampler`'s)."
     from daca_grpo.models import llada_dream
-    if hasattr(llada_dream, 'DreamModel'): import daca_grpo.sampler   # noqa: F401 (not while llada_dream itself is loading transformers: it registers at its end, and the sampler adds diffusion_generate when first imported)
+    from daca_grpo.sampler import diffusion_generate
+    if hasattr(llada_dream, 'DreamModel'): llada_dream.DreamModel.diffusion_generate = diffusion_generate
+    # (no DreamModel yet: llada_dream itself is loading transformers. It registers at its end, but nothing gives it
+    # diffusion_generate; so `load_dllm` imports the tokenizers, which load transformers, before llada_dream)
 
 class _AfterTransformers(importlib.abc.MetaPathFinder):
     "Runs `register_real_models` right after `transformers` is imported, once it is fully initialised."

@@ -7,17 +7,15 @@ __all__ = ['LLADA_RULES', 'DREAM_RULES', 'transfer_schedule', 'dream_transfer_ra
            'top_k_mask', 'Trajectory', 'Rollout', 'check_generate_args', 'proposal_logits', 'proposal_confidence',
            'proposal_filter', 'filtered_proposals', 'dream_proposals', 'commit_counts', 'step_proposals',
            'committed_positions', 'generate', 'plot_unmasking', 'ref_add_gumbel_noise', 'ref_get_num_transfer_tokens',
-           'ref_generate', 'plot_trajectory', 'generate_fast', 'agreement']
+           'ref_generate', 'plot_trajectory', 'generate_fast', 'agreement', 'diffusion_generate']
 
 # %% ../nbs/03_sampler.ipynb #b3dc752f
 from dataclasses import dataclass, field
 import math, copy, warnings
-from fastcore.basics import patch
 import torch, torch.nn.functional as F
 from tqdm.auto import tqdm
 from .models.adapters import adapter_for, completion_logits, completion_mask, context_length, DLLMAdapter
 from .fast_sampler import check_fast_args, StepLogits   # each step's logits: full, cached or captured passes
-from .models.llada_dream import DreamModel, DREAM_GENERATION_DEFAULTS, DreamGenerationOutput, dream_max_length   # Dream's generation API
 
 # %% ../nbs/03_sampler.ipynb #f72b9bb4
 def transfer_schedule(n_masked,   # [B] masked positions in each row's block
@@ -543,9 +541,8 @@ def agreement(fast:Rollout,  # a rollout of `generate_fast`
             'logconf_abs_diff': (a - b)[both].abs().mean().item() if both.any() else 0.0}
 
 # %% ../nbs/03_sampler.ipynb #418f4379
-@patch
 @torch.no_grad()
-def diffusion_generate(self: DreamModel,
+def diffusion_generate(self,                    # a `DreamModel` (this is its method: `model.diffusion_generate(...)`)
                        inputs,                  # [B, P] prompt ids, left-padded
                        attention_mask=None,     # [B, P] 1 = real token, 0 = padding (None: all real)
                        generation_config=None,  # a `DreamGenerationConfig`; None: `self.generation_config`
@@ -553,6 +550,7 @@ def diffusion_generate(self: DreamModel,
                        **kwargs):               # any key of `DreamGenerationConfig`, for this call
     # -> the sequences [B', max_length], or a `DreamGenerationOutput` with return_dict_in_generate=True
     "Dream's `diffusion_generate` (its arguments, defaults and outputs), run by `generate` as one block."
+    from daca_grpo.models.llada_dream import DREAM_GENERATION_DEFAULTS, DreamGenerationOutput, dream_max_length
     for hook in ('generation_tokens_hook_func', 'generation_logits_hook_func'):
         if kwargs.pop(hook, None) is not None:
             raise ValueError(f"diffusion_generate: {hook} is not supported natively; drop it, or load with load_dllm(path, remote_code=True)")

@@ -16,8 +16,8 @@ import torch
 from ..config import D1_LLADA_LORA_TARGETS   # what d1's LoRA list matches in LLaDA
 
 # %% ../../nbs/models/04_adapters.ipynb #baf89284
-_LAZY = {**dict.fromkeys(('TinyDLLM', 'TinyDLLMConfig'), '.model'), **dict.fromkeys(('LLaDAModelLM', 'DreamModel'), '.real_models'),
-         'load_dllm_tokenizer': '.tokenizer', 'MaskedLMOutput': 'transformers.modeling_outputs',
+_LAZY = {**dict.fromkeys(('TinyDLLM', 'TinyDLLMConfig'), '.models.tiny'), **dict.fromkeys(('LLaDAModelLM', 'DreamModel'), '.models.llada_dream'),
+         'load_dllm_tokenizer': '.models.tokenizer', 'MaskedLMOutput': 'transformers.modeling_outputs',
          **dict.fromkeys(('AutoConfig', 'AutoModel', 'AutoTokenizer', 'PretrainedConfig'), 'transformers')}
 _STANDINS = ('LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn')
 _all_ = ['LLaDAStandInConfig', 'LLaDAStandIn', 'DreamStandInConfig', 'DreamStandIn']
@@ -317,8 +317,8 @@ def load_dllm(path,                   # a local folder, a hub name, or a LoRA ad
               check_finite=True,      # refuse weights holding NaN or infinity (a min/max pass over the parameters, on `device`)
               **model_kwargs):        # passed on to `AutoModel.from_pretrained`
     "Load `(model, tokenizer, adapter)` from a folder, hub name or LoRA adapter folder; `remote_code=True` runs the checkpoint's own modelling code."
+    from daca_grpo.models.tokenizer import load_dllm_tokenizer   # first: it loads transformers, whose import hook (02_autoregister) gives DreamModel diffusion_generate
     from daca_grpo.models import llada_dream            # noqa: F401 (registers LLaDA and Dream with the Auto classes)
-    from daca_grpo.models.tokenizer import load_dllm_tokenizer
     if trust_remote_code is not None: remote_code = trust_remote_code      # the keyword of earlier versions
     if is_adapter_folder(path): return _load_adapter(path, base, dtype, device, remote_code, dict(model_kwargs, strict=strict, check_finite=check_finite))
     if base is not None: raise ValueError(f"base={base}: {path} is not a LoRA adapter folder (no adapter_config.json): leave base out")
