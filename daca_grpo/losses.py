@@ -4,15 +4,13 @@
 
 # %% auto #0
 __all__ = ['METHODS', 'group_advantages', 'aggregate', 'k3_kl', 'ppo_clip_terms', 'diffu_grpo_loss', 'wd1_weights', 'wd1_loss',
-           'renormalise_weights', 'gdpo_loss', 'PolicyBatch', 'sml_prompt_masking', 'policy_logp', 'policy_loss',
-           'PolicyLossConfig']
+           'renormalise_weights', 'gdpo_loss', 'PolicyBatch', 'sml_prompt_masking', 'policy_logp', 'policy_loss']
 
 # %% ../nbs/06_losses.ipynb #dd15c0d6
-import warnings
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import get_args
 import torch
-from .config import TrainConfig, MethodConfig, SMLConfig, MethodName
+from .config import MethodName   # the method names: the functions read a run config's `method` and `sml` sections only
 from .estimators import meanfield_logp, stratified_logp, elbo_logp, coupled_logp, mixed_logp
 
 # %% ../nbs/06_losses.ipynb #18a31f8e
@@ -172,21 +170,20 @@ class PolicyBatch:
     row_ids: torch.Tensor = None      # [B] global row numbers: masks are drawn per (mask seed, row id); None = 0..B-1
 
 # %% ../nbs/06_losses.ipynb #71e77212
-def sml_prompt_masking(cfg:TrainConfig, # the run config: its `method` section decides
+def sml_prompt_masking(cfg,             # the run config (`TrainConfig`): only its `method` section is read
                       ) -> float:       # the probability of masking each prompt token in SML's passes
     "SML's prompt-masking rate: d1's `method.p_mask_prompt` with the mean-field methods, 0 with GDPO and coupled (their estimators never mask the prompt)."
-    me = _run_config(cfg, 'sml_prompt_masking').method
+    me = cfg.method
     return me.p_mask_prompt if me.name in ('diffu_grpo', 'wd1') else 0.0
 
 # %% ../nbs/06_losses.ipynb #3ae64758
 def policy_logp(model,              # the dLLM to score: the current policy (with gradients), or the old or reference one
                 batch:PolicyBatch,  # the micro-batch
-                cfg:TrainConfig,    # the run config; its `method` and `sml` sections choose the estimator
+                cfg,                # the run config (`TrainConfig`): only its `method` and `sml` sections are read
                 mask_seed:int,      # seed of the masks: the same for the current, old and reference policies
                 adapter=None,       # the model's conventions (None: found by `adapter_for`)
                ) -> dict:           # {'logp': [B, L] the method's estimate, 'sml': [B, L] with wd1 + SML, else None}
     "The per-token log-likelihood estimate `cfg.method` needs (mixed with SML when `cfg.sml.enabled`), for one mask seed."
-    cfg = _run_config(cfg, 'policy_logp')
     me, sm = cfg.method, cfg.sml
     if me.name not in METHODS: raise ValueError(f"method.name={me.name!r}: use one of {METHODS}")
     args = (model, batch.prompt_ids, batch.prompt_mask, batch.completion_ids)
@@ -201,7 +198,7 @@ def policy_logp(model,              # the dLLM to score: the current policy (wit
     return {'logp': mixed_logp(base, sml(), sm.alpha), 'sml': None}
 
 # %% ../nbs/06_losses.ipynb #d24f14e4
-def policy_loss(cfg:TrainConfig,          # the run config; its `method` and `sml` sections choose the objective
+def policy_loss(cfg,                      # the run config (`TrainConfig`): only its `method` and `sml` sections are read
                 batch:PolicyBatch,        # the micro-batch the estimates were computed on
                 cur:dict,                 # `policy_logp` of the current policy, with gradients
                 old:dict=None,            # `policy_logp` of the old policy; None = `cur` detached (the first inner iteration)
@@ -209,8 +206,6 @@ def policy_loss(cfg:TrainConfig,          # the run config; its `method` and `sm
                 wd1_softmax_over:str='group', # wd1: softmax over each prompt's 'group' or over the micro-'batch' (wd1's released trainer)
                ) -> tuple:                # (scalar loss, dict of float metrics: 'loss', the method's own, DPS weight statistics)
     "The loss of `cfg.method` with the DPS and SML plug-ins, from the current, old and reference estimates."
-    if isinstance(cfg, PolicyLossConfig): wd1_softmax_over = cfg.wd1_softmax_over
-    cfg = _run_config(cfg, 'policy_loss')
     me = cfg.method
     old = old or {k: (v.detach() if v is not None else None) for k, v in cur.items()}   # first inner iteration
     ref_logp = ref['logp'] if ref is not None else None
@@ -232,52 +227,3 @@ def policy_loss(cfg:TrainConfig,          # the run config; its `method` and `sm
                        dps_w_min=wv.min().item(), dps_w_max=wv.max().item())
     metrics['loss'] = loss.item()
     return loss, metrics
-
-# %% ../nbs/06_losses.ipynb #c9bfaa5f
-def _legacy_key(name):
-    "Where a `PolicyLossConfig` field lives in the run config, as (section, field)."
-    if name == 'method': return 'method', 'name'
-    if name == 'sml': return 'sml', 'enabled'
-    if name.startswith('sml_'): return 'sml', name[4:]
-    return 'method', name
-
-@dataclass
-class PolicyLossConfig:
-    "Deprecated (one release): the loss settings as one flat object; pass the run config (`TrainConfig`) instead."
-    method: str = 'diffu_grpo'      # method.name: diffu_grpo | wd1 | gdpo | coupled
-    epsilon: float = 0.5            # method.epsilon
-    epsilon_high: float = None      # method.epsilon_high (None: = epsilon)
-    beta: float = 0.04              # method.beta
-    p_mask_prompt: float = 0.15     # method.p_mask_prompt
-    loss_agg: str = 'bnpo'          # method.loss_agg
-    gdpo_nodes: int = 2             # method.gdpo_nodes
-    coupled_t_range: tuple = (0.2, 0.8)  # method.coupled_t_range
-    wd1_softmax_over: str = 'group' # `policy_loss(..., wd1_softmax_over=)`
-    sml: bool = False               # sml.enabled
-    sml_K: int = 4                  # sml.K
-    sml_strata: str = 'strided'     # sml.strata
-    sml_alpha: float = 0.5          # sml.alpha
-    sml_gamma: float = 1.0          # sml.gamma
-    sml_chunk_size: int = None      # sml.chunk_size
-    def __post_init__(self):
-        if self.method not in METHODS: raise ValueError(f"method={self.method!r}: use one of {METHODS}")
-        if not 0 <= self.sml_alpha <= 1: raise ValueError(f"sml_alpha={self.sml_alpha} must be in [0, 1]")
-    def sections(self) -> tuple: # (MethodConfig, SMLConfig) holding these values
-        "The run config's `method` and `sml` sections with these settings (the rest at their defaults)."
-        kw = {'method': {}, 'sml': {}}
-        for f in fields(self):
-            if f.name != 'wd1_softmax_over': sec, key = _legacy_key(f.name); kw[sec][key] = getattr(self, f.name)
-        return MethodConfig(**kw['method']), SMLConfig(**kw['sml'])
-    @classmethod
-    def from_sections(cls, method:MethodConfig, sml:SMLConfig): # a `PolicyLossConfig` with their values
-        "The old flat object of a run config's `method` and `sml` sections (for code that still reads one)."
-        secs = {'method': method, 'sml': sml}
-        return cls(**{f.name: getattr(secs[_legacy_key(f.name)[0]], _legacy_key(f.name)[1]) for f in fields(cls) if f.name != 'wd1_softmax_over'})
-
-def _run_config(cfg, where):
-    "`cfg`, or for a `PolicyLossConfig` a `TrainConfig` with its two sections (and a `DeprecationWarning`)."
-    if not isinstance(cfg, PolicyLossConfig): return cfg
-    warnings.warn(f"{where}(PolicyLossConfig(...), ...) is deprecated and will be removed in the next release: pass the run config, "
-                  f"{where}(..., cfg, ...) with cfg a TrainConfig (its `method` and `sml` sections)", DeprecationWarning, stacklevel=3)
-    method, sml = cfg.sections()
-    return TrainConfig(method=method, sml=sml)

@@ -23,7 +23,7 @@ from .models.tokenizer import build_tokenizer
 from .models.adapters import adapter_for, load_dllm
 from .sampler import generate
 from .dps import dps_weights, progress_deltas, final_token_logconf
-from .losses import group_advantages, PolicyBatch, PolicyLossConfig, policy_logp, policy_loss
+from .losses import group_advantages, PolicyBatch, policy_logp, policy_loss
 from .checkpoint import save_checkpoint, load_checkpoint, latest_checkpoint, load_latest_checkpoint, export_model, is_sharded, CheckpointCorrupt, _sha256
 from safetensors.torch import save_file, load_file
 
@@ -277,14 +277,6 @@ class GRPOTrainer:
         self.model, self.optimizer = self.acc.prepare(model, opt)
         self.out = Path(cfg.log.output_dir)
         self.step, self.logger, self._trackers, self.last_eval = 0, None, False, None
-
-# %% ../nbs/11_trainer.ipynb #8a725b63
-@patch(as_prop=True)
-def loss_cfg(self:GRPOTrainer) -> PolicyLossConfig: # the `method` and `sml` sections as the old flat object
-    "Deprecated (one release): the loss reads `cfg.method` and `cfg.sml`; this is the old `PolicyLossConfig` view of them."
-    warnings.warn("GRPOTrainer.loss_cfg is deprecated and will be removed in the next release: read trainer.cfg.method and trainer.cfg.sml",
-                  DeprecationWarning, stacklevel=2)
-    return PolicyLossConfig.from_sections(self.cfg.method, self.cfg.sml)
 
 # %% ../nbs/11_trainer.ipynb #888b0538
 @patch
