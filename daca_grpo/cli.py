@@ -62,7 +62,7 @@ def run_protocol_job(cfg,             # a `TrainConfig` with `protocol.enabled`
     "`protocol.enabled`: `run_protocol` with the config's own method; also saves the RL model to `final/` and `protocol.png`."
     import torch
     from daca_grpo.paper.protocol import run_protocol, arm_of, _write_json
-    from daca_grpo.tasks.evaluate import write_task_card
+    from daca_grpo.eval_command import write_task_card
     from daca_grpo.trainer import build_model
     out = Path(cfg.log.output_dir)
     _quiet_hf()
@@ -315,7 +315,7 @@ def _finish_run(cfg, trainer, tok, eval_fn, out, result, t0):
     acc, final = trainer.acc, out / 'final'
     trainer.export(final)
     if acc.is_main_process:
-        from daca_grpo.tasks.evaluate import write_task_card
+        from daca_grpo.eval_command import write_task_card
         write_task_card(final, cfg, tok)                               # the task, prompts and eval settings travel with the model
         last = trainer.last_eval                                       # the trainer scores its last step: not twice
         if eval_fn is not None: result['after'] = last['metrics'] if last and last['step'] == trainer.step else eval_fn(acc.unwrap_model(trainer.model))
@@ -762,7 +762,7 @@ def _sft_job(cfg, args):
     check_fits(cfg, model, tok)
     hist = run_sft(cfg, model.train(), tok, progress=args.progress)
     model.eval().save_pretrained(args.out); tok.save_pretrained(args.out)
-    from daca_grpo.tasks.evaluate import write_task_card
+    from daca_grpo.eval_command import write_task_card
     write_task_card(args.out, cfg, tok)
     print(f"SFT: {cfg.sft.steps} steps, final loss {hist[-1]['loss']:.4f} -> {args.out}")
     return 0
@@ -813,7 +813,7 @@ def _eval_threads(argv):
 
 def _main(argv):
     if argv[:1] == ['eval']:
-        from daca_grpo.tasks.evaluate import eval_main
+        from daca_grpo.eval_command import eval_main
         _quiet_hf()                             # no "Loading weights" bar from transformers
         _eval_threads(argv[1:])                 # the tiny model on a CPU: 1 thread (nothing printed: stdout is the table)
         eval_main(argv[1:])                     # prints a Markdown table
