@@ -61,7 +61,7 @@ def run_protocol_job(cfg,             # a `TrainConfig` with `protocol.enabled`
                     ) -> dict:        # the protocol's result, with the paths of the model and the plots
     "`protocol.enabled`: `run_protocol` with the config's own method; also saves the RL model to `final/` and `protocol.png`."
     import torch
-    from daca_grpo.paper.protocol import run_protocol, arm_of, _write_json
+    from daca_grpo.paper.protocol import run_protocol, arm_of, _write_json, plot_protocol
     from daca_grpo.eval_command import write_task_card
     from daca_grpo.trainer import build_model
     out = Path(cfg.log.output_dir)

@@ -4,14 +4,14 @@
 
 # %% auto #0
 __all__ = ['POOLS', 'POOL_FRACS', 'PROTOCOL_NOTE', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'EVAL_BATCH_SIZE', 'KEEPER_FILE',
-           'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'GAIN_COMMAND', 'pool_of', 'solution_key',
-           'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve', 'chain_verifier_reward',
-           'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper', 'logp_passes',
-           'rollout_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed',
+           'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'GAIN_COMMAND', 'ARM_MARKERS', 'ARM_LINES',
+           'pool_of', 'solution_key', 'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve',
+           'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper',
+           'logp_passes', 'rollout_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed',
            'protocol_pools', 'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config',
            'rl_arm', 'sft_control', 'ProtocolExists', 'eval_passes', 'stage_work', 'StageClock', 'run_protocol',
            'rollout_diagnostics', 'feasible_seeds', 'run_gain_study', 'collect_gain_study', 'gain_table', 'plot_gain',
-           'write_gain_figures', 'read_gain_csv', 'gain_main']
+           'write_gain_figures', 'read_gain_csv', 'gain_main', 'passes_label', 'protocol_figure', 'plot_protocol']
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #69273f0c
 import copy, hashlib, json, math, re, statistics, time
@@ -27,6 +27,7 @@ from ..progress import hms, watching, watcher
 from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN
 from fastcore.basics import patch
 from typing import Iterator
+from ..plots import SERIES_LINES, STYLE, arm_label, min_span, human_name, _save as _save_figure   # the protocol's figure is drawn with the runtime's plot style (12a_plots)
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #713c4c78
 POOLS = ('labelled', 'prompt_only', 'valid', 'test')
@@ -852,3 +853,64 @@ def gain_main(argv=None, # the command-line arguments (None: sys.argv[1:])
     return 0
 
 if __name__ == '__main__' and 'IPython' not in __import__('sys').modules: raise SystemExit(gain_main())
+
+# %% ../../nbs/paper/16_rl_protocol.ipynb #dd26a269
+ARM_MARKERS = ('o', 's', '^', 'v', 'P', 'X', '<', '>', 'h', 'p')
+ARM_LINES = SERIES_LINES                                     # eight line styles: up to eight arms differ in colour, marker and line
+
+def passes_label(x:float,  # a number of forward passes
+                 pos=None, # the tick position (matplotlib's `FuncFormatter` passes it; unused)
+                ) -> str:  # e.g. '48.6k'
+    "Forward passes as a reader says them: 0, 950, 48k, 1.2M."
+    a = abs(x)
+    if a >= 1e6: return f'{x / 1e6:.3g}M'
+    if a >= 1e3: return f'{x / 1e3:.3g}k'
+    return f'{x:.0f}'
+
+def _protocol_series(result):
+    "The names of `result`'s series in drawing order: the arms, those with more points first, then the SFT control."
+    st = result['stages']
+    arms = [a for a in (result.get('arms') or [k for k in st if k not in ('base', 'sft_control')]) if a in st]
+    arms = sorted(arms, key=lambda a: -len(st[a]['curve']))                   # stable: a short curve is drawn over a long one
+    return arms + (['sft_control'] if 'sft_control' in st else [])
+
+def protocol_figure(result:dict, # a `run_protocol` result (with 'stages', 'metric', 'task', 'seed')
+                   ):            # a matplotlib `Figure`
+    "The matplotlib figure of a `run_protocol` result: test metric against forward passes, base as a line, validation choices circled."
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    st, m = result['stages'], result['metric']
+    names = _protocol_series(result)
+    arm_i = {a: i for i, a in enumerate(a for a in result.get('arms') or names if a != 'sft_control')}   # colours in the result's order
+    with rc_context(STYLE):
+        n_leg = len(names) + 2
+        fig = Figure(figsize=(3.5, 2.5 + 0.17 * math.ceil(n_leg / 2)), layout='constrained')
+        ax = fig.subplots()
+        if 'base' in st: ax.axhline(st['base']['test'], color='k', ls=':', lw=1, label=arm_label('base'), zorder=1)
+        chosen = []
+        for z, name in enumerate(names):
+            c = st[name]['curve']
+            x, y = [p['passes'] for p in c], [p['test'] for p in c]
+            ctrl, i = name == 'sft_control', arm_i.get(name, 0)
+            style = (dict(color='0.45', marker='D', mfc='none', mec='0.3', ms=7, mew=0.8) if ctrl else
+                     dict(color=f'C{i % 10}', marker=ARM_MARKERS[i % len(ARM_MARKERS)], ms=6.5 if len(c) == 1 else 4.5, mec='white', mew=0.5))
+            ax.plot(x, y, ls=(ARM_LINES[i % len(ARM_LINES)] if not ctrl else '--') if len(c) >= 3 else 'none', lw=1.0,
+                    label=arm_label(name), zorder=3 + z, **style)
+            best = next((p for p in c if p['step'] == st[name].get('best_step')), None)
+            if best is not None: chosen.append((best['passes'], best['test']))
+        if chosen:
+            ax.scatter(*zip(*chosen), s=110, facecolors='none', edgecolors='k', linewidths=0.8, zorder=3 + len(names), label='chosen on validation')
+        ax.xaxis.set_major_formatter(FuncFormatter(passes_label)); ax.xaxis.set_major_locator(MaxNLocator(5))
+        min_span(ax)                                                   # a tenth of the metric at least: small differences stay small
+        ax.set_xlabel('sequence forward passes since the base'); ax.set_ylabel(f'test {human_name(m)}')
+        ax.set_title(f"{result['task']}, seed {result['seed']}", fontsize=8.5)
+        fig.legend(loc='outside lower center', ncols=2, handlelength=1.8, columnspacing=1.0)
+    return fig
+
+def plot_protocol(result:dict, # a `run_protocol` result
+                  out,         # the PNG to write; a PDF is written beside it
+                  dpi:int=200, # the PNG's resolution
+                 ) -> Path:    # `Path(out)`
+    "Save `protocol_figure(result)` to `out` (a PNG) and a PDF beside it; returns `Path(out)`."
+    return _save_figure(protocol_figure(result), out, dpi)

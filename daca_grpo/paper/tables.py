@@ -265,7 +265,8 @@ def main_curves_figure(points:list,  # per-seed points (task, arm, seed and the 
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FuncFormatter, MaxNLocator
-    from daca_grpo.plots import STYLE, passes_label
+    from daca_grpo.plots import STYLE
+    from daca_grpo.paper.protocol import passes_label
     tasks = [t for t in MAIN_TASKS if any(p['task'] == t for p in points)]
     seeds = []
     with rc_context(STYLE):
