@@ -14,7 +14,7 @@ __all__ = ['TINY_MODEL_TYPE', 'RUN_MANIFEST', 'RUN_MARKERS', 'RUN_FILES', 'RUN_S
 import argparse, json, os, sys, time
 from pathlib import Path
 from . import __version__
-from .plots import plot_run, plot_protocol     # matplotlib itself is imported only when drawing
+from .plots import plot_run     # matplotlib itself is imported only when drawing
 from .config import (parse_args, ConfigError, PRESETS, save_config, describe_config, list_configs, config_to_dict,
                                check_model_path, accelerate_config, config_from_dict, _read_yaml)
 # torch, the trainer and the models are imported inside the functions that use them, so `daca-grpo --help`,
