@@ -1,8 +1,8 @@
 """Every public function of the paper modules `protocol`, `likelihood`, `perf` and `design` (and every public method of their
 public classes) keeps its per-parameter documentation: a docstring, a fastcore docment (`# comment`) on each parameter, and a
 return docment; a public dataclass keeps a docstring and a docment on each field. Edit the notebooks
-(nbs/paper/15_performance, 16_rl_protocol, 17_likelihood_study, 20_design), not the modules."""
-import importlib, inspect
+(nbs/paper/15_performance, 16_rl_protocol, 17_likelihood_study, 18_design), not the modules."""
+import importlib, inspect, re
 from fastcore.docments import docments
 
 MODULES = ('daca_grpo.paper.protocol', 'daca_grpo.paper.likelihood', 'daca_grpo.paper.perf', 'daca_grpo.paper.design')
@@ -15,8 +15,16 @@ def undocumented(fn, returns=True) -> list:
     for name, p in inspect.signature(fn).parameters.items():
         if name == 'self' or p.kind in _SKIP_KINDS: continue
         if not (docs[name]['docment'] or '').strip(): out.append(f'param {name}')
-    if returns and not (docs['return']['docment'] or '').strip(): out.append('return')
+    if returns and not (docs['return']['docment'] or '').strip() and not _return_comment(fn): out.append('return')
     return out
+
+def _return_comment(fn) -> str:
+    "The comment after the signature's closing `):` (the style of a return left unannotated, which docments does not read)."
+    for line in inspect.getsource(inspect.unwrap(fn)).splitlines()[1:]:
+        m = re.match(r"\s*\)\s*(?:->[^:]*)?:\s*#\s*(\S.*)", line)
+        if m: return m.group(1)
+        if line.strip().startswith(('"', "'")): break     # the docstring: the signature has ended
+    return ''
 
 def _own(f, mod) -> bool:
     "Whether function `f` (decorators unwrapped) is written in `mod`'s file (not made by `dataclass`, not imported)."
@@ -57,6 +65,15 @@ def test_checker_catches_a_missing_docment():
         "Add."
         return x + y
     def bare(x): return x
+    def unannotated(x,   # the input
+                   ):    # x itself
+        "Identity."
+        return x
+    def silent(x,        # the input
+              ):
+        "Identity."
+        return x
+    assert undocumented(unannotated) == [] and undocumented(silent) == ['return']   # the `):  # comment` style counts
     assert undocumented(good) == []
     assert undocumented(bad) == ['param y']
     assert undocumented(bare) == ['docstring', 'param x', 'return']

@@ -209,7 +209,7 @@ def estimator_style(name:str, # an estimator of `estimator_suite` (a suffix such
 
 def plot_estimators(rows:list,   # rows of `likelihood_estimators.csv`: estimator, L and the columns of `ESTIMATOR_PANELS` (numbers or strings)
                     title:str='', # the figure's title ('' for none)
-                   ) -> 'Figure': # a matplotlib `Figure`
+                   ):             # a matplotlib `Figure`
     "Bias, sd over mask draws and single-draw Spearman ρ of each estimator against the completion length L, one styled line per estimator."
     from matplotlib import rc_context
     from matplotlib.figure import Figure

@@ -252,7 +252,7 @@ def cost_rows(methods=('diffu_grpo',),         # base methods
 
 # %% ../../nbs/paper/15_performance.ipynb #5ea2fb21
 def cost_summary(rows:list,         # rows of `cost_rows`
-                ) -> 'pd.DataFrame': # one row per (method, variant, rollout, mu, est_passes)
+                ):                   # a pandas DataFrame, one row per (method, variant, rollout, mu, est_passes)
     "A wide pandas DataFrame of `cost_rows`: TFLOPs per round by phase and per step, relative to the first row, GPU-hours per paper run."
     import pandas as pd
     df = pd.DataFrame(rows)
