@@ -4,10 +4,12 @@ The commands are read from the README itself. Each `daca-grpo` command must have
 that shorten it where it trains (appended, so they win over the README's own values), the substitutions it needs here
 (a model folder for a GPU path), and what its output must show. A command without an entry fails
 `test_every_readme_command_is_covered`; commands that cannot run here (installs, downloads, GPU launches, CI itself)
-are in `NOT_RUN` with the reason. They run in a temporary folder, in README order (the quickstart writes the run
-that `eval` and `plot` read), offline, one thread.
+are in `NOT_RUN` with the reason. They run in a temporary folder, offline, one thread each, in two lanes side by side
+(`lane_of`): each lane in README order, and a command that reads another's output in that command's lane (the quickstart
+writes the run that `eval` and `plot` read).
 """
 import json, os, re, shlex, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 import pytest
 
@@ -93,21 +95,40 @@ def test_python_example(workdir):
     births, shape = r.stdout.strip().splitlines()[-2:]
     assert len(json.loads(births)) == 32 and shape == 'torch.Size([2, 32])', r.stdout
 
-def test_readme_commands_run(workdir):
-    "Every command with a recipe, in README order, shortened; its exit code 0 and the output or files it promises."
-    env = {**os.environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'COLUMNS': '200'}
-    failures = []
-    for c in readme_commands():
-        if c not in RECIPES: continue
-        extra, subs, expect = RECIPES[c]
+def lane_of(c):
+    "0: the quickstart, the commands that read its run, and the tiny LLaDA's eval and export (both evals write eval_results/); 1: the rest."
+    return 0 if c == 'daca-grpo train' or 'runs/quickstart' in c or 'runs/d1_mbpp_wd1_dps' in c else 1
+
+def _run_lane(cmds, workdir, env):
+    "{README command: (command as run, extra, result, seconds)} of `cmds`, in order; a failed set-up training ends the lane (as run: None)."
+    done = {}
+    for c in cmds:
+        extra, subs, _ = RECIPES[c]
         if c.startswith('daca-grpo eval --model runs/d1_mbpp'):     # the adapter it reads: 2 RL steps of the same recipe
             r = _run(['daca-grpo', *TRAIN_TINY_LLADA], workdir, env)
-            assert r.returncode == 0, f"training the tiny LLaDA on d1/mbpp_wd1_dps.yaml failed:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
-        for old, new in subs.items(): c = c.replace(old, new)
-        t0 = time.time(); r = _run(shlex.split(c) + extra, workdir, env)
-        print(f"{time.time() - t0:6.1f}s  {c} {' '.join(extra)}")
+            if r.returncode: return {**done, c: (None, TRAIN_TINY_LLADA, r, 0.0)}
+        run = c
+        for old, new in subs.items(): run = run.replace(old, new)
+        t0 = time.time(); r = _run(shlex.split(run) + extra, workdir, env)
+        done[c] = (run, extra, r, time.time() - t0)
+    return done
+
+def test_readme_commands_run(workdir):
+    "Every command with a recipe, shortened, in two lanes (`lane_of`); its exit code 0 and the output or files it promises."
+    env = {**os.environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'COLUMNS': '200'}
+    cmds = [c for c in readme_commands() if c in RECIPES]
+    lanes = [[c for c in cmds if lane_of(c) == k] for k in (0, 1)]
+    assert lanes[0] and lanes[1], lanes
+    with ThreadPoolExecutor(2) as ex: results = {c: x for lane in ex.map(lambda l: _run_lane(l, workdir, env), lanes) for c, x in lane.items()}
+    failures = []
+    for c in cmds:
+        if c not in results: continue          # after a failed set-up in its lane, whose failure fails the test
+        run, extra, r, secs = results[c]
+        if run is None:
+            failures.append(f"training the tiny LLaDA on d1/mbpp_wd1_dps.yaml failed:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"); continue
+        print(f"{secs:6.1f}s  {run} {' '.join(extra)}")
         out = r.stdout + r.stderr
-        missing = [e for e in expect if e not in out and not (workdir / e).exists()]
+        missing = [e for e in RECIPES[c][2] if e not in out and not (workdir / e).exists()]
         if r.returncode or missing:
-            failures.append(f"{c} {' '.join(extra)}: exit {r.returncode}, missing {missing}\n{out[-2500:]}")
+            failures.append(f"{run} {' '.join(extra)}: exit {r.returncode}, missing {missing}\n{out[-2500:]}")
     assert not failures, '\n\n'.join(failures)
