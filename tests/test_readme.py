@@ -40,7 +40,7 @@ NOT_RUN = {   # prefix -> why it does not run here
 NOT_RUN['daca-grpo train d1/mbpp_wd1_dps.yaml model.path=/models/LLaDA-8B-Instruct --launch multi_gpu'] = \
     'launches 8 GPU processes: its --dry-run runs, and the same config trains on the tiny LLaDA below'
 
-QUICK = ['sft.steps=20', 'protocol.base_select_every=10', 'optim.max_steps=2', 'protocol.select_every=1',
+QUICK = ['sft.steps=8', 'protocol.base_select_every=4', 'optim.max_steps=2', 'protocol.select_every=1',
          'optim.prompts_per_step=4', 'protocol.n_valid=8', 'protocol.n_test=8']   # the quickstart's pipeline in seconds
 SMALL_RL = ['optim.max_steps=2', 'optim.prompts_per_step=2', 'optim.num_generations=4', 'data.eval_size=4']
 SHORT_GEN = ['sampler.gen_length=16', 'sampler.steps=4', 'sampler.block_length=16', 'eval_sampler.gen_length=16',
@@ -48,9 +48,9 @@ SHORT_GEN = ['sampler.gen_length=16', 'sampler.steps=4', 'sampler.block_length=1
 RECIPES = {   # README command -> (extra arguments, {text: substitute}, what the output or the files must show)
     'daca-grpo train': (QUICK, {}, ['| base: SFT on 24 labelled problems', 'runs/quickstart/result.json']),
     'daca-grpo train --preset tiny_sudoku sft.steps=300 dps.enabled=true':
-        (['sft.steps=20', *SMALL_RL], {}, ['SFT warm start: 20 steps', 'runs/tiny_sudoku/result.json']),
+        (['sft.steps=4', *SMALL_RL], {}, ['SFT warm start: 4 steps', 'runs/tiny_sudoku/result.json']),
     'daca-grpo train configs/tiny/tiny_countdown.yaml --resume':
-        (['sft.steps=20', *SMALL_RL], {}, ['--resume: no checkpoint', 'runs/tiny_countdown/result.json']),
+        (['sft.steps=4', *SMALL_RL], {}, ['--resume: no checkpoint', 'runs/tiny_countdown/result.json']),
     'daca-grpo train d1/gsm8k_wd1_dps.yaml --dry-run': ([], {}, ['GPU-hours']),
     'daca-grpo eval --model runs/quickstart/final': ([], {}, ['cell_accuracy']),
     'daca-grpo plot runs/quickstart/diffu_grpo_run': ([], {}, ['runs/quickstart/diffu_grpo_run/curves.png']),
