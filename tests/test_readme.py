@@ -7,6 +7,11 @@ that shorten it where it trains (appended, so they win over the README's own val
 are in `NOT_RUN` with the reason. They run in a temporary folder, offline, one thread each, in two lanes side by side
 (`lane_of`): each lane in README order, and a command that reads another's output in that command's lane (the quickstart
 writes the run that `eval` and `plot` read).
+
+The GPU block's `eval` and `export` read an adapter trained here first (2 RL steps of d1/mbpp_wd1_dps.yaml on the tiny
+LLaDA): about 40 s, so they are `slow` (`pytest -m slow tests`, or tools/run_slow.sh); the default run keeps that
+config's `--dry-run` with the tiny LLaDA, and the CLI's training, eval and export on the real architectures are checked
+by 01a_real_models, 05_evaluate and 08_checkpoint.
 """
 import json, os, re, shlex, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
@@ -95,9 +100,11 @@ def test_python_example(workdir):
     births, shape = r.stdout.strip().splitlines()[-2:]
     assert len(json.loads(births)) == 32 and shape == 'torch.Size([2, 32])', r.stdout
 
+NEEDS_TINY_LLADA = ('daca-grpo eval --model runs/d1_mbpp', 'daca-grpo export runs/d1_mbpp')   # the slow test's commands
+
 def lane_of(c):
-    "0: the quickstart, the commands that read its run, and the tiny LLaDA's eval and export (both evals write eval_results/); 1: the rest."
-    return 0 if c == 'daca-grpo train' or 'runs/quickstart' in c or 'runs/d1_mbpp_wd1_dps' in c else 1
+    "1: the other trainings and the reproduction plan; 0: the quickstart, what reads its run, and the dry runs (about even halves)."
+    return 1 if c.startswith(('daca-grpo train --preset', 'daca-grpo train configs/', 'daca-grpo reproduce')) else 0
 
 def _run_lane(cmds, workdir, env):
     "{README command: (command as run, extra, result, seconds)} of `cmds`, in order; a failed set-up training ends the lane (as run: None)."
@@ -113,13 +120,26 @@ def _run_lane(cmds, workdir, env):
         done[c] = (run, extra, r, time.time() - t0)
     return done
 
+ENV = {**os.environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'COLUMNS': '200'}
+
 def test_readme_commands_run(workdir):
-    "Every command with a recipe, shortened, in two lanes (`lane_of`); its exit code 0 and the output or files it promises."
-    env = {**os.environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'COLUMNS': '200'}
-    cmds = [c for c in readme_commands() if c in RECIPES]
+    "Every command with a recipe but the slow test's, shortened, in two lanes (`lane_of`); its exit code 0 and the output or files it promises."
+    cmds = [c for c in readme_commands() if c in RECIPES and not c.startswith(NEEDS_TINY_LLADA)]
     lanes = [[c for c in cmds if lane_of(c) == k] for k in (0, 1)]
     assert lanes[0] and lanes[1], lanes
-    with ThreadPoolExecutor(2) as ex: results = {c: x for lane in ex.map(lambda l: _run_lane(l, workdir, env), lanes) for c, x in lane.items()}
+    with ThreadPoolExecutor(2) as ex: results = {c: x for lane in ex.map(lambda l: _run_lane(l, workdir, ENV), lanes) for c, x in lane.items()}
+    _check(cmds, results, workdir)
+
+@pytest.mark.slow
+def test_readme_commands_on_the_tiny_llada_run(tmp_path):
+    "The GPU block's eval and export, on an adapter trained here by the same recipe: exit code 0 and what they promise."
+    cmds = [c for c in readme_commands() if c.startswith(NEEDS_TINY_LLADA)]
+    assert len(cmds) == 2 and all(c in RECIPES for c in cmds), cmds
+    (tmp_path / 'configs').symlink_to(ROOT / 'configs')
+    _check(cmds, _run_lane(cmds, tmp_path, ENV), tmp_path)
+
+def _check(cmds, results, workdir):
+    "Each command of `cmds` in `results` (`_run_lane`): exit code 0 and the output or files its recipe promises; every failure in one message."
     failures = []
     for c in cmds:
         if c not in results: continue          # after a failed set-up in its lane, whose failure fails the test
