@@ -4,10 +4,17 @@ The commands are read from the README itself. Each `daca-grpo` command must have
 that shorten it where it trains (appended, so they win over the README's own values), the substitutions it needs here
 (a model folder for a GPU path), and what its output must show. A command without an entry fails
 `test_every_readme_command_is_covered`; commands that cannot run here (installs, downloads, GPU launches, CI itself)
-are in `NOT_RUN` with the reason. They run in a temporary folder, in README order (the quickstart writes the run
-that `eval` and `plot` read), offline, one thread.
+are in `NOT_RUN` with the reason. They run in a temporary folder, offline, one thread each, in two lanes side by side
+(`lane_of`): each lane in README order, and a command that reads another's output in that command's lane (the quickstart
+writes the run that `eval` and `plot` read).
+
+The GPU block's `eval` and `export` read an adapter trained here first (2 RL steps of d1/mbpp_wd1_dps.yaml on the tiny
+LLaDA): about 40 s, so they are `slow` (`pytest -m slow tests`, or tools/run_slow.sh); the default run keeps that
+config's `--dry-run` with the tiny LLaDA, and the CLI's training, eval and export on the real architectures are checked
+by 01a_real_models, 05_evaluate and 08_checkpoint.
 """
 import json, os, re, shlex, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 import pytest
 
@@ -38,7 +45,7 @@ NOT_RUN = {   # prefix -> why it does not run here
 NOT_RUN['daca-grpo train d1/mbpp_wd1_dps.yaml model.path=/models/LLaDA-8B-Instruct --launch multi_gpu'] = \
     'launches 8 GPU processes: its --dry-run runs, and the same config trains on the tiny LLaDA below'
 
-QUICK = ['sft.steps=20', 'protocol.base_select_every=10', 'optim.max_steps=2', 'protocol.select_every=1',
+QUICK = ['sft.steps=8', 'protocol.base_select_every=4', 'optim.max_steps=2', 'protocol.select_every=1',
          'optim.prompts_per_step=4', 'protocol.n_valid=8', 'protocol.n_test=8']   # the quickstart's pipeline in seconds
 SMALL_RL = ['optim.max_steps=2', 'optim.prompts_per_step=2', 'optim.num_generations=4', 'data.eval_size=4']
 SHORT_GEN = ['sampler.gen_length=16', 'sampler.steps=4', 'sampler.block_length=16', 'eval_sampler.gen_length=16',
@@ -46,9 +53,9 @@ SHORT_GEN = ['sampler.gen_length=16', 'sampler.steps=4', 'sampler.block_length=1
 RECIPES = {   # README command -> (extra arguments, {text: substitute}, what the output or the files must show)
     'daca-grpo train': (QUICK, {}, ['| base: SFT on 24 labelled problems', 'runs/quickstart/result.json']),
     'daca-grpo train --preset tiny_sudoku sft.steps=300 dps.enabled=true':
-        (['sft.steps=20', *SMALL_RL], {}, ['SFT warm start: 20 steps', 'runs/tiny_sudoku/result.json']),
+        (['sft.steps=4', *SMALL_RL], {}, ['SFT warm start: 4 steps', 'runs/tiny_sudoku/result.json']),
     'daca-grpo train configs/tiny/tiny_countdown.yaml --resume':
-        (['sft.steps=20', *SMALL_RL], {}, ['--resume: no checkpoint', 'runs/tiny_countdown/result.json']),
+        (['sft.steps=4', *SMALL_RL], {}, ['--resume: no checkpoint', 'runs/tiny_countdown/result.json']),
     'daca-grpo train d1/gsm8k_wd1_dps.yaml --dry-run': ([], {}, ['GPU-hours']),
     'daca-grpo eval --model runs/quickstart/final': ([], {}, ['cell_accuracy']),
     'daca-grpo plot runs/quickstart/diffu_grpo_run': ([], {}, ['runs/quickstart/diffu_grpo_run/curves.png']),
@@ -93,21 +100,55 @@ def test_python_example(workdir):
     births, shape = r.stdout.strip().splitlines()[-2:]
     assert len(json.loads(births)) == 32 and shape == 'torch.Size([2, 32])', r.stdout
 
-def test_readme_commands_run(workdir):
-    "Every command with a recipe, in README order, shortened; its exit code 0 and the output or files it promises."
-    env = {**os.environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'COLUMNS': '200'}
-    failures = []
-    for c in readme_commands():
-        if c not in RECIPES: continue
-        extra, subs, expect = RECIPES[c]
+NEEDS_TINY_LLADA = ('daca-grpo eval --model runs/d1_mbpp', 'daca-grpo export runs/d1_mbpp')   # the slow test's commands
+
+def lane_of(c):
+    "1: the other trainings and the reproduction plan; 0: the quickstart, what reads its run, and the dry runs (about even halves)."
+    return 1 if c.startswith(('daca-grpo train --preset', 'daca-grpo train configs/', 'daca-grpo reproduce')) else 0
+
+def _run_lane(cmds, workdir, env):
+    "{README command: (command as run, extra, result, seconds)} of `cmds`, in order; a failed set-up training ends the lane (as run: None)."
+    done = {}
+    for c in cmds:
+        extra, subs, _ = RECIPES[c]
         if c.startswith('daca-grpo eval --model runs/d1_mbpp'):     # the adapter it reads: 2 RL steps of the same recipe
             r = _run(['daca-grpo', *TRAIN_TINY_LLADA], workdir, env)
-            assert r.returncode == 0, f"training the tiny LLaDA on d1/mbpp_wd1_dps.yaml failed:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
-        for old, new in subs.items(): c = c.replace(old, new)
-        t0 = time.time(); r = _run(shlex.split(c) + extra, workdir, env)
-        print(f"{time.time() - t0:6.1f}s  {c} {' '.join(extra)}")
+            if r.returncode: return {**done, c: (None, TRAIN_TINY_LLADA, r, 0.0)}
+        run = c
+        for old, new in subs.items(): run = run.replace(old, new)
+        t0 = time.time(); r = _run(shlex.split(run) + extra, workdir, env)
+        done[c] = (run, extra, r, time.time() - t0)
+    return done
+
+ENV = {**os.environ, 'OMP_NUM_THREADS': '1', 'HF_HUB_OFFLINE': '1', 'HF_DATASETS_OFFLINE': '1', 'COLUMNS': '200'}
+
+def test_readme_commands_run(workdir):
+    "Every command with a recipe but the slow test's, shortened, in two lanes (`lane_of`); its exit code 0 and the output or files it promises."
+    cmds = [c for c in readme_commands() if c in RECIPES and not c.startswith(NEEDS_TINY_LLADA)]
+    lanes = [[c for c in cmds if lane_of(c) == k] for k in (0, 1)]
+    assert lanes[0] and lanes[1], lanes
+    with ThreadPoolExecutor(2) as ex: results = {c: x for lane in ex.map(lambda l: _run_lane(l, workdir, ENV), lanes) for c, x in lane.items()}
+    _check(cmds, results, workdir)
+
+@pytest.mark.slow
+def test_readme_commands_on_the_tiny_llada_run(tmp_path):
+    "The GPU block's eval and export, on an adapter trained here by the same recipe: exit code 0 and what they promise."
+    cmds = [c for c in readme_commands() if c.startswith(NEEDS_TINY_LLADA)]
+    assert len(cmds) == 2 and all(c in RECIPES for c in cmds), cmds
+    (tmp_path / 'configs').symlink_to(ROOT / 'configs')
+    _check(cmds, _run_lane(cmds, tmp_path, ENV), tmp_path)
+
+def _check(cmds, results, workdir):
+    "Each command of `cmds` in `results` (`_run_lane`): exit code 0 and the output or files its recipe promises; every failure in one message."
+    failures = []
+    for c in cmds:
+        if c not in results: continue          # after a failed set-up in its lane, whose failure fails the test
+        run, extra, r, secs = results[c]
+        if run is None:
+            failures.append(f"training the tiny LLaDA on d1/mbpp_wd1_dps.yaml failed:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"); continue
+        print(f"{secs:6.1f}s  {run} {' '.join(extra)}")
         out = r.stdout + r.stderr
-        missing = [e for e in expect if e not in out and not (workdir / e).exists()]
+        missing = [e for e in RECIPES[c][2] if e not in out and not (workdir / e).exists()]
         if r.returncode or missing:
-            failures.append(f"{c} {' '.join(extra)}: exit {r.returncode}, missing {missing}\n{out[-2500:]}")
+            failures.append(f"{run} {' '.join(extra)}: exit {r.returncode}, missing {missing}\n{out[-2500:]}")
     assert not failures, '\n\n'.join(failures)

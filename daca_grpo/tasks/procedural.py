@@ -138,6 +138,12 @@ def _countdown_problem(rng, n_numbers, max_number, target_min, target_max, tries
             return nums, items[0][0], items[0][1][1:-1], steps
     return None
 
+def _countdown_keys(n_numbers, max_number, target_min, target_max):
+    "The key of every problem `_countdown_problem` can draw with two numbers ('sorted numbers->target'); None for more numbers (not enumerated)."
+    if n_numbers != 2: return None
+    return {f'{sorted([a, b])}->{v}' for a in range(1, max_number + 1) for b in range(1, max_number + 1) for op in _OPS
+            if (v := _OPS[op](a, b)) is not None and v > 0 and target_min <= v <= target_max}
+
 def make_countdown(n_train=2000,   # problems in the train split
                    n_test=200,     # problems in the test split
                    n_numbers=3,    # numbers per problem
@@ -152,9 +158,10 @@ def make_countdown(n_train=2000,   # problems in the train split
     "Solvable Countdown problems; columns `prompt numbers target expression target_completion`."
     rng, rows, seen = random.Random(seed), [], set()
     want = {'train': n_train, 'test': n_test}
-    got = Counter()
+    got, every = Counter(), _countdown_keys(n_numbers, max_number, target_min, target_max)
     for _ in range(100 * (n_train + n_test) + 1000):
         if got['train'] >= n_train and got['test'] >= n_test: break
+        if every is not None and len(seen) == len(every): break      # every problem there is was drawn: the remaining tries add none
         pr = _countdown_problem(rng, n_numbers, max_number, target_min, target_max)
         if pr is None: continue
         nums, tgt, expr, steps = pr
