@@ -11,7 +11,7 @@ writes the run that `eval` and `plot` read).
 The GPU block's `eval` and `export` read an adapter trained here first (2 RL steps of d1/mbpp_wd1_dps.yaml on the tiny
 LLaDA): about 40 s, so they are `slow` (`pytest -m slow tests`, or tools/run_slow.sh); the default run keeps that
 config's `--dry-run` with the tiny LLaDA, and the CLI's training, eval and export on the real architectures are checked
-by 01a_real_models, 05_evaluate and 08_checkpoint.
+by models/03_llada_dream, 05_evaluate and 08_checkpoint.
 """
 import json, os, re, shlex, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
