@@ -136,7 +136,11 @@ def test_readme_commands_on_the_tiny_llada_run(tmp_path):
     cmds = [c for c in readme_commands() if c.startswith(NEEDS_TINY_LLADA)]
     assert len(cmds) == 2 and all(c in RECIPES for c in cmds), cmds
     (tmp_path / 'configs').symlink_to(ROOT / 'configs')
-    _check(cmds, _run_lane(cmds, tmp_path, ENV), tmp_path)
+    env = dict(ENV)
+    from daca_grpo.tasks.data import data_dir
+    try: data_dir('mbpp')
+    except FileNotFoundError: env['DACA_DATA_DIR'] = str(ROOT / 'tests' / 'fixtures' / 'data')   # a user's clone: the committed MBPP excerpt
+    _check(cmds, _run_lane(cmds, tmp_path, env), tmp_path)
 
 def _check(cmds, results, workdir):
     "Each command of `cmds` in `results` (`_run_lane`): exit code 0 and the output or files its recipe promises; every failure in one message."
