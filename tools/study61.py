@@ -1,0 +1,67 @@
+#!/usr/bin/env python
+"""Issue 61's runs: the credit study's RL checkpoints and oracle arm, and the code and JSON tasks' rows of the main table,
+in the order and within the budget fixed here before any of them ran (committed 2026-12-07, before the first stage).
+
+BUDGET: 40 core-hours for all of it, counted from the `.meta.json` seconds of every stage under RERUN_ROOT (the credit
+study's reruns and oracle arm) and of the code and JSON tasks' stages under results/reproduce/full (pilots included).
+
+THE ORDER. A step's cells run all their seeds or none; before each step its cells are priced at the seconds measured by
+then (a cell nothing has run yet: `stage_plan`'s price, see `reproduce --plan`), and the first cell whose estimate would take
+the spend past the budget ends the study. Seeds and ablations may be cut; the protocol (SFT base on a scarce labelled pool,
+RL on prompt-only problems, the matched-compute SFT control, validation-chosen checkpoints, pools disjoint by solution) may not.
+  1. Credit reruns on the 4x4 Sudoku: diffu-GRPO, wd1 and GDPO at seeds 0-4, from the committed SFT bases, with the main
+     table's settings, keeping the validation-chosen weights (the main table's arm weights were never committed). Each rerun
+     is checked against its committed record (same commit lineage, same processor type: the test metric should match).
+     Priced at the main table's median seconds of these stages: 626 + 530 + 658 s a seed, about 2.5 core-hours.
+  2. The oracle-credit arm on the 4x4 Sudoku, diffu-GRPO with the verifier's per-cell token credit, seeds 0-4 (about 0.9,
+     priced at diffu-GRPO's 626 s).
+  3. The code and JSON pilots (`tiny_code`, `tiny_json` under the protocol; shaping the task so the base leaves room), seed 0,
+     validation only; at most 2 core-hours each.
+  4. The code and JSON decisions: the base, diffu-GRPO and the SFT control at seeds 0-4 for each task.
+  5. Their other 11 cells at seeds 0-4, in the main table's order (code first, then JSON), whether or not RL learned (a task
+     where it did not still gets its row, with the pilot's evidence).
+  6. Credit reruns on the 6x6 Sudoku (diffu-GRPO, wd1, GDPO at seeds 0-4; about 3.8 core-hours at 909 + 836 + 986 s a seed):
+     last, so cut first.
+The credit study's rollouts from the committed SFT bases cost minutes and are not counted.
+
+    python tools/study61.py --prepare-reruns TASK     # copy the committed bases into RERUN_ROOT (nothing is trained)
+    tools/study61.py --rerun-command TASK             # print the reproduce command of step 1 (or 6) for TASK
+"""
+import argparse, json, shutil, sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BUDGET_HOURS = 40.0
+RERUN_ROOT = REPO / 'runs' / 'credit'            # not committed; the chosen weights and records are copied to CREDIT_DIR
+CREDIT_DIR = REPO / 'results' / 'credit'
+COMMITTED = REPO / 'results' / 'reproduce' / 'full'
+RERUN_ARMS = ('diffu_grpo', 'wd1', 'gdpo')
+SEEDS = (0, 1, 2, 3, 4)
+BASE_FILES = ('base.json', 'base.pt', 'base.meta.json', 'cell.json', 'pools.json')
+
+
+def prepare_reruns(task, root=RERUN_ROOT):
+    "Copy `task`'s committed bases (and the files that name their cell) into `root`, so reproduce reruns only the arms."
+    dst_task = Path(root) / 'full' / task
+    dst_task.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(COMMITTED / task / 'protocol.json', dst_task / 'protocol.json')
+    for s in SEEDS:
+        src, dst = COMMITTED / task / f'seed{s}' / 'default', dst_task / f'seed{s}' / 'default'
+        dst.mkdir(parents=True, exist_ok=True)
+        for f in BASE_FILES:
+            if (src / f).exists() and not (dst / f).exists(): shutil.copy2(src / f, dst / f)
+    return dst_task
+
+
+def rerun_command(task, root=RERUN_ROOT):
+    return (f'OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile full --only main --tasks {task} '
+            f'--stages {" ".join(RERUN_ARMS)} --root {root} --out {Path(root) / "tables"}')
+
+
+if __name__ == '__main__':
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('--prepare-reruns', metavar='TASK')
+    p.add_argument('--rerun-command', metavar='TASK')
+    a = p.parse_args()
+    if a.prepare_reruns: print(prepare_reruns(a.prepare_reruns))
+    if a.rerun_command: print(rerun_command(a.rerun_command))
