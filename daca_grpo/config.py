@@ -112,6 +112,7 @@ class DPSConfig:
     scope: Literal['all', 'block'] = 'all'          # M_b: all still-masked positions, or the current block only
     target: Literal['proposal', 'final'] = 'proposal'  # 'final' replays N forward passes: ablation only
     eps: float = 1e-6            # in the per-step z-normalisation
+    credit: Literal['progress', 'oracle'] = 'progress'  # 'oracle': the weights come from a verifier's per-token correctness, not from progress (the credit study's upper bound; `dps.oracle_weights`)
 
 @dataclass
 class SMLConfig:

@@ -22,7 +22,7 @@ from .models.tiny import TinyDLLM, TinyDLLMConfig
 from .models.tokenizer import build_tokenizer
 from .models.adapters import adapter_for, load_dllm
 from .sampler import generate
-from .dps import dps_weights, progress_deltas, final_token_logconf
+from .dps import dps_weights, progress_deltas, final_token_logconf, oracle_weights
 from .losses import group_advantages, PolicyBatch, policy_logp, policy_loss
 from .checkpoint import save_checkpoint, load_checkpoint, latest_checkpoint, load_latest_checkpoint, export_model, is_sharded, CheckpointCorrupt, _sha256
 from safetensors.torch import save_file, load_file
@@ -257,6 +257,7 @@ class GRPOTrainer:
                  accelerator=None,         # an `accelerate.Accelerator` (None: a new one for this machine)
                  per_prompt_seeding=False, # rollouts seeded per prompt: independent of how prompts are spread over processes
                  progress=True,            # progress bar: True, False or 'lines' (one line per logged step, for files)
+                 token_correctness=None,   # f(tokenizer, completion_ids, **columns) -> [B, L] 1 right / 0 wrong / NaN unscored: the verifier's per-token truth, which `dps.credit='oracle'` needs
                 ):
         from accelerate import Accelerator
         from accelerate.utils import set_seed
@@ -267,7 +268,9 @@ class GRPOTrainer:
         set_seed(cfg.seed)                                             # model init and anything else global
         if model is None: model, tokenizer, self.adapter = build_model(cfg, self.acc.device)
         else: self.adapter = adapter_for(model)
-        self.tok, self.per_prompt_seeding, self.progress = tokenizer, per_prompt_seeding, progress
+        self.tok, self.per_prompt_seeding, self.progress, self.token_correctness = tokenizer, per_prompt_seeding, progress, token_correctness
+        if cfg.dps.enabled and cfg.dps.credit == 'oracle' and token_correctness is None:
+            raise ConfigError("dps.credit='oracle' needs the verifier's per-token truth: pass GRPOTrainer(token_correctness=...) (the protocol's Sudoku tasks have one), or set dps.credit=progress")
         self._setup_data(train_dataset, reward_funcs, reward_weights, eval_fn)
         self._setup_reference(model)                                   # before `prepare` wraps the model
         o = cfg.optim
@@ -373,11 +376,14 @@ def _score_round(self: GRPOTrainer, rows, texts):
 
 # %% ../nbs/11_trainer.ipynb #e2bb6205
 @patch
-def _dps_round_weights(self: GRPOTrainer, unwrapped, roll):
-    "DPS weights of the round's completion tokens (None when DPS is off), and the seconds they took."
+def _dps_round_weights(self: GRPOTrainer, unwrapped, roll, adv=None, columns=None):
+    "DPS weights of the round's completion tokens (None when DPS is off; the oracle's with `dps.credit='oracle'`), and the seconds they took."
     cfg = self.cfg
     if not cfg.dps.enabled: return None, 0.0
     t1 = time.time()
+    if cfg.dps.credit == 'oracle':
+        correct = self.token_correctness(self.tok, roll.completion_ids, **(columns or {})).to(adv.device)   # [B, L]
+        return oracle_weights(correct, adv), time.time() - t1
     deltas = None
     if cfg.dps.target == 'final':
         deltas = progress_deltas(roll.trajectory, cfg.dps.scope, final_token_logconf(unwrapped, roll, self.adapter))
@@ -436,7 +442,8 @@ def _round(self: GRPOTrainer, round_idx):
         texts = reward_texts(self.tok, roll.completion_ids, self.adapter.eos_token_ids, cfg.data.reward_until_eos)
         prompts, rewards, per_func, all_rewards, A_all, adv = self._score_round(rows, texts)
         cmask = roll.completion_mask(self.adapter.eos_token_ids)
-        weights, t_dps = self._dps_round_weights(unwrapped, roll)
+        columns = {c: [v for v in vals for _ in range(G)] for c, vals in rows.items() if c != 'prompt'}   # as the rewards saw them
+        weights, t_dps = self._dps_round_weights(unwrapped, roll, adv, columns)
         seeds = [_seed_for(cfg.seed, round_idx, it, 3) % (2 ** 31) for it in range(cfg.method.mu)]
         batches = self._micro_batches(unwrapped, roll, cmask, adv, weights, seeds, len(idx))
     stats = {'reward': all_rewards.mean().item(), 'reward_std': all_rewards.std().item() if len(all_rewards) > 1 else 0.0,

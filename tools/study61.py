@@ -25,7 +25,9 @@ RL on prompt-only problems, the matched-compute SFT control, validation-chosen c
 The credit study's rollouts from the committed SFT bases cost minutes and are not counted.
 
     python tools/study61.py --prepare-reruns TASK     # copy the committed bases into RERUN_ROOT (nothing is trained)
-    tools/study61.py --rerun-command TASK             # print the reproduce command of step 1 (or 6) for TASK
+    python tools/study61.py --rerun-command TASK      # print the reproduce command of step 1 (or 6) for TASK
+    OMP_NUM_THREADS=1 python tools/study61.py --oracle [--root R] [--profile quick]   # step 2: the oracle arm, seeds 0-4
+    python tools/study61.py --report                  # the core-hours spent so far, by step
 """
 import argparse, json, shutil, sys
 from pathlib import Path
@@ -53,6 +55,28 @@ def prepare_reruns(task, root=RERUN_ROOT):
     return dst_task
 
 
+ORACLE_CELL = {'dps.credit': 'oracle'}       # diffu-GRPO + DPS's slot, its weights from the verifier (`dps.oracle_weights`)
+ORACLE_ARM = 'diffu_grpo_dps'
+
+
+def oracle_jobs(root=RERUN_ROOT, profile='full', task='tiny_sudoku', seeds=SEEDS):
+    "Step 2's stages: diffu-GRPO with the oracle's token credit from each seed's committed base (copied into `root` by prepare_reruns)."
+    from daca_grpo.paper.design import Job, profile_overrides
+    from daca_grpo.paper.reproduce import cell_tag
+    over = {**profile_overrides(profile, task), **ORACLE_CELL}
+    out = []
+    for s in seeds:
+        base = Path(root) / profile / task / f'seed{s}' / 'default'
+        out.append(Job('arm', task, s, ORACLE_ARM, str(base.parent / cell_tag(ORACLE_CELL)), str(base), tuple(sorted(over.items()))))
+    return out
+
+
+def spent_hours(root=RERUN_ROOT):
+    "Core-hours of every stage this study ran: its `.meta.json` seconds under `root` (bases copied from the committed records excluded)."
+    metas = [m for m in Path(root).rglob('*.meta.json') if m.name != 'base.meta.json']
+    return sum(json.loads(m.read_text())['seconds'] for m in metas) / 3600
+
+
 def rerun_command(task, root=RERUN_ROOT):
     return (f'OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile full --only main --tasks {task} '
             f'--stages {" ".join(RERUN_ARMS)} --root {root} --out {Path(root) / "tables"}')
@@ -62,6 +86,15 @@ if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--prepare-reruns', metavar='TASK')
     p.add_argument('--rerun-command', metavar='TASK')
+    p.add_argument('--oracle', action='store_true', help="run step 2 (the oracle arm's missing stages)")
+    p.add_argument('--root', default=str(RERUN_ROOT))
+    p.add_argument('--profile', default='full')
+    p.add_argument('--workers', type=int, default=1)
+    p.add_argument('--report', action='store_true')
     a = p.parse_args()
+    if a.oracle:
+        from daca_grpo.paper.reproduce import run_jobs
+        print(run_jobs(oracle_jobs(a.root, a.profile), workers=a.workers))
+    if a.report: print(f'spent: {spent_hours(a.root):.2f} of {BUDGET_HOURS:.0f} core-hours under {a.root}')
     if a.prepare_reruns: print(prepare_reruns(a.prepare_reruns))
     if a.rerun_command: print(rerun_command(a.rerun_command))

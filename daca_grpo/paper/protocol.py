@@ -6,15 +6,16 @@
 __all__ = ['POOLS', 'POOL_FRACS', 'PROTOCOL_NOTE', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'EVAL_BATCH_SIZE', 'KEEPER_FILE',
            'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'GAIN_COMMAND', 'ARM_MARKERS', 'ARM_LINES',
            'pool_of', 'solution_key', 'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve',
-           'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'split_metric', 'ValidationKeeper',
-           'logp_passes', 'rollout_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed',
-           'protocol_pools', 'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config',
-           'rl_arm', 'sft_control', 'ProtocolExists', 'eval_passes', 'stage_work', 'StageClock', 'run_protocol',
-           'rollout_diagnostics', 'feasible_seeds', 'run_gain_study', 'collect_gain_study', 'gain_table', 'plot_gain',
-           'write_gain_figures', 'read_gain_csv', 'gain_main', 'passes_label', 'protocol_figure', 'plot_protocol']
+           'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'protocol_token_correctness',
+           'sudoku_token_correctness', 'split_metric', 'ValidationKeeper', 'logp_passes', 'rollout_passes',
+           'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed', 'protocol_pools',
+           'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config', 'rl_arm', 'sft_control',
+           'ProtocolExists', 'eval_passes', 'stage_work', 'StageClock', 'run_protocol', 'rollout_diagnostics',
+           'feasible_seeds', 'run_gain_study', 'collect_gain_study', 'gain_table', 'plot_gain', 'write_gain_figures',
+           'read_gain_csv', 'gain_main', 'passes_label', 'protocol_figure', 'plot_protocol']
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #69273f0c
-import copy, hashlib, json, math, re, statistics, time
+import copy, hashlib, itertools, json, math, re, statistics, time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 import torch
@@ -149,6 +150,41 @@ def protocol_rewards(task:str,              # a protocol task
     def sudoku_verifier(prompts=None, completions=(), **columns):
         return sudoku_verifier_reward(prompts, completions, keep_givens=keep_givens, **columns)
     return [sudoku_verifier]
+
+def protocol_token_correctness(task:str, # a protocol task whose verifier judges each answer token: tiny_sudoku, tiny_sudoku6x6
+                              ):         # f(tokenizer, completion_ids, **columns) -> [B, L], as `GRPOTrainer(token_correctness=)` takes it
+    "The per-token truth of `task`'s verifier (`dps.credit='oracle'`): Sudoku's cells; the other tasks' verifiers judge only whole answers."
+    if task in ('tiny_sudoku', 'tiny_sudoku6x6'): return sudoku_token_correctness
+    raise ConfigError(f"dps.credit='oracle' needs a verifier that judges each token: tiny_sudoku or tiny_sudoku6x6, not {task!r}")
+
+# %% ../../nbs/paper/16_rl_protocol.ipynb #d15cf4b3
+def _token_spans(tokenizer, ids):
+    "The text the reward sees for `ids` (special tokens dropped) and each token's [start, end) in it."
+    text = tokenizer.decode(ids, skip_special_tokens=True)
+    pieces = [tokenizer.decode([i], skip_special_tokens=True) for i in ids]
+    if ''.join(pieces) == text: ends = list(itertools.accumulate(len(p) for p in pieces))
+    else: ends = [len(tokenizer.decode(ids[:k + 1], skip_special_tokens=True)) for k in range(len(ids))]   # pieces that do not concatenate
+    return text, list(zip([0] + ends[:-1], ends))
+
+def sudoku_token_correctness(tokenizer,       # the policy's tokenizer
+                             completion_ids,  # [B, L] the completions (tensor or lists of ids)
+                             puzzle=(),       # the dataset's `puzzle` column: 16 or 36 digits per completion, 0 = blank
+                             **columns,       # other dataset columns (ignored)
+                            ) -> torch.Tensor:  # [B, L] 1.0 right, 0.0 wrong, NaN where the verifier scores nothing
+    "Per token of each completion: whether the blank cells it writes in the (last) answer are right; NaN for a token that writes none."
+    rows = completion_ids.tolist() if hasattr(completion_ids, 'tolist') else [list(r) for r in completion_ids]
+    out = torch.full((len(rows), max(map(len, rows), default=0)), float('nan'))
+    for b, (ids, pz) in enumerate(zip(rows, puzzle)):
+        text, spans = _token_spans(tokenizer, ids)
+        answers = [*re.finditer(r'<answer>(.*?)</answer>', text, re.DOTALL)]
+        if not answers: continue
+        sol, (lo, hi) = sudoku_solve(pz), answers[-1].span(1)
+        cell_at = {p: j for j, p in enumerate(p for p in range(lo, hi) if text[p].isdigit()) if j < len(pz)}   # char position -> cell
+        for t, (s, e) in enumerate(spans):
+            blank = [p for p in range(s, e) if p in cell_at and pz[cell_at[p]] == '0']     # the blank cells token t writes
+            if blank: out[b, t] = float(all(text[p] == sol[cell_at[p]] for p in blank))
+    return out
+
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #151eb030
 EVAL_BATCH_SIZE = 100     # the protocol scores its splits in batches of this many problems
@@ -429,9 +465,10 @@ def rl_arm(cfg:TrainConfig,     # a protocol config
     if start is None:
         _clear_run(run)
         keeper(model, 0)
+    oracle = c.dps.enabled and c.dps.credit == 'oracle'                  # the credit study's arm: the verifier's per-token truth
     tr = GRPOTrainer(c, model=model, tokenizer=tokenizer, train_dataset=pools['prompt_only'],
                      reward_funcs=protocol_rewards(c.data.task, c.protocol.keep_givens), eval_fn=lambda m: {'valid': keeper(m, tr.step)},
-                     progress=progress)
+                     progress=progress, token_correctness=protocol_token_correctness(c.data.task) if oracle else None)
     with _no_hf_bars(): tr.train(resume=start is not None)           # checkpoints save with save_pretrained: no "Writing model shards" bars
     keeper._prune()                                                     # the checkpoints pruned at the last save need no best weights
     keeper.restore(model)
