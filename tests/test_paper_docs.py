@@ -1,11 +1,11 @@
-"""Every public function of the paper modules `protocol`, `likelihood`, `perf` and `design` (and every public method of their
+"""Every public function of the paper modules `protocol`, `likelihood`, `perf`, `design` and `credit` (and every public method of their
 public classes) keeps its per-parameter documentation: a docstring, a fastcore docment (`# comment`) on each parameter, and a
 return docment; a public dataclass keeps a docstring and a docment on each field. Edit the notebooks
-(nbs/paper/15_performance, 16_rl_protocol, 17_likelihood_study, 18_design), not the modules."""
+(nbs/paper/15_performance, 16_rl_protocol, 17_likelihood_study, 18_design, 22_credit), not the modules."""
 import importlib, inspect, re
 from fastcore.docments import docments
 
-MODULES = ('daca_grpo.paper.protocol', 'daca_grpo.paper.likelihood', 'daca_grpo.paper.perf', 'daca_grpo.paper.design')
+MODULES = ('daca_grpo.paper.protocol', 'daca_grpo.paper.likelihood', 'daca_grpo.paper.perf', 'daca_grpo.paper.design', 'daca_grpo.paper.credit')
 _SKIP_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 def undocumented(fn, returns=True) -> list:
