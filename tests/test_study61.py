@@ -33,3 +33,16 @@ def test_spent_hours_counts_the_stages_run_not_the_copied_bases(tmp_path):
     for name, secs in (('base', 9000.0), ('diffu_grpo', 1800.0), ('wd1', 1800.0)):
         (d / f'{name}.meta.json').write_text(json.dumps(dict(seconds=secs)))
     assert S.spent_hours(tmp_path) == 1.0
+
+
+def test_collect_copies_finished_stages_only(tmp_path):
+    root, dest = tmp_path / 'runs', tmp_path / 'credit'
+    d = root / 'full' / 'tiny_sudoku' / 'seed1' / 'default'; d.mkdir(parents=True)
+    o = d.parent / 'dps.credit=oracle'; o.mkdir()
+    for folder, name in ((d, 'diffu_grpo'), (o, 'diffu_grpo_dps')):
+        for e in ('json', 'meta.json', 'pt'): (folder / f'{name}.{e}').write_text(f'{name}.{e}')
+    (d / 'wd1.json').write_text('{}')                                   # unfinished: no weights, no meta
+    got = S.collect(root, dest)
+    assert sorted(p.name for p in got) == ['diffu_grpo', 'oracle']
+    assert (dest / 'tiny_sudoku' / 'seed1' / 'oracle.pt').read_text() == 'diffu_grpo_dps.pt'
+    assert not (dest / 'tiny_sudoku' / 'seed1' / 'wd1.json').exists()

@@ -28,6 +28,7 @@ The credit study's rollouts from the committed SFT bases cost minutes and are no
     python tools/study61.py --rerun-command TASK      # print the reproduce command of step 1 (or 6) for TASK
     OMP_NUM_THREADS=1 python tools/study61.py --oracle [--root R] [--profile quick]   # step 2: the oracle arm, seeds 0-4
     python tools/study61.py --report                  # the core-hours spent so far, by step
+    python tools/study61.py --collect                 # copy finished reruns and oracle stages into CREDIT_DIR, to be committed
 """
 import argparse, json, shutil, sys
 from pathlib import Path
@@ -77,6 +78,23 @@ def spent_hours(root=RERUN_ROOT):
     return sum(json.loads(m.read_text())['seconds'] for m in metas) / 3600
 
 
+def collect(root=RERUN_ROOT, dest=CREDIT_DIR, tasks=('tiny_sudoku', 'tiny_sudoku6x6')):
+    "Copy each finished rerun (<arm>.pt/.json/.meta.json, its metrics.csv) and oracle stage (as `oracle.*`) into `dest`; the paths copied."
+    done = []
+    for task in tasks:
+        for s in SEEDS:
+            seed_dir = Path(root) / 'full' / task / f'seed{s}'
+            stages = [(seed_dir / 'default', a, a) for a in RERUN_ARMS] + [(seed_dir / 'dps.credit=oracle', ORACLE_ARM, 'oracle')]
+            for src, name, as_name in stages:
+                if not all((src / f'{name}.{e}').exists() for e in ('json', 'meta.json', 'pt')): continue
+                out = Path(dest) / task / f'seed{s}'; out.mkdir(parents=True, exist_ok=True)
+                for e in ('json', 'meta.json', 'pt'): shutil.copy2(src / f'{name}.{e}', out / f'{as_name}.{e}')
+                if (src / f'{name}_run' / 'metrics.csv').exists():
+                    (out / f'{as_name}_run').mkdir(exist_ok=True); shutil.copy2(src / f'{name}_run' / 'metrics.csv', out / f'{as_name}_run' / 'metrics.csv')
+                done.append(out / as_name)
+    return done
+
+
 def rerun_command(task, root=RERUN_ROOT):
     return (f'OMP_NUM_THREADS=1 python -m daca_grpo.paper.reproduce --profile full --only main --tasks {task} '
             f'--stages {" ".join(RERUN_ARMS)} --root {root} --out {Path(root) / "tables"}')
@@ -91,10 +109,12 @@ if __name__ == '__main__':
     p.add_argument('--profile', default='full')
     p.add_argument('--workers', type=int, default=1)
     p.add_argument('--report', action='store_true')
+    p.add_argument('--collect', action='store_true')
     a = p.parse_args()
     if a.oracle:
         from daca_grpo.paper.reproduce import run_jobs
         print(run_jobs(oracle_jobs(a.root, a.profile), workers=a.workers))
+    if a.collect: print(f'{len(collect(a.root))} stages in {CREDIT_DIR}')
     if a.report: print(f'spent: {spent_hours(a.root):.2f} of {BUDGET_HOURS:.0f} core-hours under {a.root}')
     if a.prepare_reruns: print(prepare_reruns(a.prepare_reruns))
     if a.rerun_command: print(rerun_command(a.rerun_command))
