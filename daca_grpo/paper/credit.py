@@ -4,8 +4,9 @@
 
 # %% auto #0
 __all__ = ['CREDIT_TASKS', 'CREDIT_POLICIES', 'CREDIT_RULES', 'CREDIT_ROUNDS', 'CREDIT_ROUND_OFFSET', 'REPO_ROOT', 'COMMITTED',
-           'CREDIT_DIR', 'CreditBatch', 'credit_batch', 'credit_share', 'credit_auc', 'policy_path', 'credit_batches',
-           'credit_rows', 'step_rows', 'credit_study', 'credit_summary', 'write_credit']
+           'CREDIT_DIR', 'RULE_COLORS', 'RULE_HATCHES', 'POLICY_NAMES', 'TASK_TITLES', 'CreditBatch', 'credit_batch',
+           'credit_share', 'credit_auc', 'policy_path', 'credit_batches', 'credit_rows', 'step_rows', 'credit_study',
+           'credit_summary', 'write_credit', 'plot_credit', 'plot_steps']
 
 # %% ../../nbs/paper/22_credit.ipynb #7beb3349
 import math
@@ -198,3 +199,61 @@ def write_credit(out_dir=None,          # where the tables go (default: paper_fi
     summary = credit_summary(rows)
     write_table(summary, 'credit', out_dir, cmd=cmd, floatfmt='.4f')
     return summary
+
+# %% ../../nbs/paper/22_credit.ipynb #9e4afee0
+RULE_COLORS = {'dps': '#1b9e77', 'confidence': '#d95f02', 'oracle': '#7570b3'}
+RULE_HATCHES = {'dps': '', 'confidence': '//', 'oracle': '..'}
+POLICY_NAMES = {'base': 'SFT base', 'diffu_grpo': 'diffu-GRPO', 'wd1': 'wd1', 'gdpo': 'GDPO'}
+TASK_TITLES = {'tiny_sudoku': 'Sudoku 4x4', 'tiny_sudoku6x6': 'Sudoku 6x6 (long)'}
+
+# %% ../../nbs/paper/22_credit.ipynb #8921210d
+def plot_credit(summary:list,              # rows of `credit_summary` (or credit.csv, values as strings or floats)
+                rules=('dps', 'confidence'), # the rules drawn (the oracle is 1 by construction; uniform is the 0.5 line)
+               ):                          # the matplotlib figure
+    "AUC of each rule per policy, rewarded and penalised completions in two rows, one column per task, with 95% intervals over seeds."
+    import matplotlib.pyplot as plt
+    from daca_grpo.plots import STYLE
+    f = lambda r, k: float(r[k])
+    tasks = list(dict.fromkeys(r['task'] for r in summary))
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(2, len(tasks), figsize=(3.3 * len(tasks), 4.4), squeeze=False, sharey=True)
+        for j, task in enumerate(tasks):
+            for i, sign in enumerate(('positive', 'negative')):
+                ax, mine = axes[i, j], [r for r in summary if r['task'] == task and r['sign'] == sign]
+                pols = list(dict.fromkeys(r['policy'] for r in mine))
+                for k, rule in enumerate(rules):
+                    rs = [next(r for r in mine if r['policy'] == p and r['rule'] == rule) for p in pols]
+                    x = [n + (k - (len(rules) - 1) / 2) * 0.36 for n in range(len(pols))]
+                    ax.bar(x, [f(r, 'auc') - 0.5 for r in rs], 0.34, bottom=0.5, color=RULE_COLORS[rule], hatch=RULE_HATCHES[rule],
+                           edgecolor='white', label=rule if i == j == 0 else None)
+                    ax.errorbar(x, [f(r, 'auc') for r in rs], yerr=[[f(r, 'auc') - f(r, 'auc_low') for r in rs], [f(r, 'auc_high') - f(r, 'auc') for r in rs]],
+                                fmt='none', ecolor='black', elinewidth=0.8, capsize=2)
+                ax.axhline(0.5, color='black', lw=0.8, ls='--'); ax.set_ylim(0, 1)
+                ax.set_xticks(range(len(pols)), [POLICY_NAMES.get(p, p) for p in pols])
+                ax.set_title(f"{TASK_TITLES.get(task, task)}: {'rewarded (A > 0)' if sign == 'positive' else 'penalised (A < 0)'}")
+                if j == 0: ax.set_ylabel('AUC (0.5 = uniform)')
+        axes[0, 0].legend(loc='lower left')
+        fig.tight_layout()
+    return fig
+
+# %% ../../nbs/paper/22_credit.ipynb #379c4a11
+def plot_steps(steps:list,   # rows of `step_rows` (or credit_steps.csv)
+              ):             # the matplotlib figure
+    "Per denoising step and policy, means over seeds: the fraction of committed cells that are right (top) and their mean DPS weight (bottom)."
+    import matplotlib.pyplot as plt
+    from daca_grpo.plots import STYLE, series_style
+    tasks = list(dict.fromkeys(r['task'] for r in steps))
+    with plt.rc_context(STYLE):
+        fig, axes = plt.subplots(2, len(tasks), figsize=(3.3 * len(tasks), 4.2), squeeze=False, sharex='col')
+        for j, task in enumerate(tasks):
+            for n, pol in enumerate(dict.fromkeys(r['policy'] for r in steps if r['task'] == task)):
+                mine = [r for r in steps if r['task'] == task and r['policy'] == pol]
+                ks = sorted({int(r['step']) for r in mine})
+                mean = lambda k, m: sum(float(r[m]) for r in mine if int(r['step']) == k) / sum(int(r['step']) == k for r in mine)
+                st = series_style(n)
+                for ax, m in zip(axes[:, j], ('right', 'dps')): ax.plot(ks, [mean(k, m) for k in ks], label=POLICY_NAMES.get(pol, pol), ms=3, **st)
+            axes[0, j].set_title(TASK_TITLES.get(task, task)); axes[1, j].set_xlabel('denoising step that committed the cell')
+            axes[1, j].axhline(1.0, color='black', lw=0.8, ls='--')
+        axes[0, 0].set_ylabel('fraction right'); axes[1, 0].set_ylabel('mean DPS weight'); axes[0, 0].legend()
+        fig.tight_layout()
+    return fig
