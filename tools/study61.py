@@ -16,7 +16,14 @@ RL on prompt-only problems, the matched-compute SFT control, validation-chosen c
   2. The oracle-credit arm on the 4x4 Sudoku, diffu-GRPO with the verifier's per-cell token credit, seeds 0-4 (about 0.9,
      priced at diffu-GRPO's 626 s).
   3. The code and JSON pilots (`tiny_code`, `tiny_json` under the protocol; shaping the task so the base leaves room), seed 0,
-     validation only; at most 2 core-hours each.
+     validation only; at most 2 core-hours each. THE PILOT RULE (committed before any pilot stage ran), per task:
+       a. a design passes the room check if its SFT base's best validation metric lies in [0.10, 0.85];
+       b. it passes the learning check if diffu-GRPO's mean validation metric over RL steps 60-120 is at least 2 pp above
+          the base's best validation metric (the control is the five-seed decision's business, step 4);
+       c. at most three designs per task, one shaping knob changed at a time (difficulty mix, completion length, labelled
+          pool size), each judged by a and b on seed 0; the first design passing both goes to step 4; if none does, the last
+          design that passed a goes to step 4 all the same (the task gets its row, with the pilots' evidence), and if none
+          passed a, the design whose base is nearest the [0.10, 0.85] range does.
   4. The code and JSON decisions: the base, diffu-GRPO and the SFT control at seeds 0-4 for each task.
   5. Their other 11 cells at seeds 0-4, in the main table's order (code first, then JSON), whether or not RL learned (a task
      where it did not still gets its row, with the pilot's evidence).
