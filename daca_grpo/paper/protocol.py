@@ -358,8 +358,8 @@ TASK_POOLS = {'tiny_sudoku': dict(n_labelled=24, n_prompt_only=2000, n_valid=200
               'tiny_countdown': dict(n_labelled=180, n_prompt_only=450, n_valid=150, n_test=150),
               'tiny_chain': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200),
               'tiny_sudoku6x6': dict(n_labelled=100, n_prompt_only=2000, n_valid=200, n_test=200),
-              'tiny_code': dict(n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200),
-              'tiny_json': dict(n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200)}
+              'tiny_code': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200),   # 24 left the base at 0.005 (below)
+              'tiny_json': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200)}
 
 def protocol_sizes(cfg:TrainConfig, # a protocol config: data.task, protocol.n_*
                   ) -> dict:        # n_labelled, n_prompt_only, n_valid, n_test
