@@ -16,7 +16,7 @@ __all__ = ['POOLS', 'POOL_FRACS', 'PROTOCOL_NOTE', 'COUNTDOWN_TINY', 'LABEL_COLU
            'protocol_figure', 'plot_protocol']
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #69273f0c
-import ast, copy, hashlib, itertools, json, math, os, re, statistics, time
+import copy, hashlib, itertools, json, math, os, re, statistics, time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 import torch
@@ -26,7 +26,7 @@ from ..tasks.rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, c
 from ..config import TrainConfig, ConfigError, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
 from ..sft import sft_train
 from ..progress import hms, watching, watcher
-from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN, MBPP_FIELDS
+from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN, MBPP_FIELDS, _parses   # _parses: ast.parse, which runs nothing
 from fastcore.basics import patch
 from typing import Iterator
 from ..plots import SERIES_LINES, STYLE, arm_label, min_span, human_name, _save as _save_figure   # the protocol's figure is drawn with the runtime's plot style (12a_plots)
@@ -141,10 +141,6 @@ def sudoku_verifier_reward(prompts=None,        # the prompts (passed on to `sud
     return out
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #f4b94ab2
-def _parses(code):
-    try: ast.parse(code); return True
-    except Exception: return False    # SyntaxError, and RecursionError / MemoryError on pathological nesting
-
 def code_verifier_reward(timeout:float=3.0,            # wall-clock seconds per program in the sandbox
                          max_workers:int | None=None,  # sandboxes at once (None: one per CPU)
                         ):                             # f(prompts, completions, **columns) -> list[float], TRL's signature
