@@ -15,7 +15,7 @@ from .protocol import ARM_METHODS, arm_overrides
 # %% ../../nbs/paper/18_design.ipynb #a7589401
 TABLE_METHODS = ('diffu_grpo', 'wd1', 'gdpo')
 VARIANT_LABELS = {'base': 'base', 'dps': '+DPS', 'sml': '+SML', 'dps_sml': '+DPS+SML'}   # variant -> the paper's label
-MAIN_TASKS = tuple(TASK_PROTOCOL)        # tiny_sudoku, tiny_countdown, tiny_chain, tiny_sudoku6x6: the tasks the protocol implements
+MAIN_TASKS = ('tiny_sudoku', 'tiny_countdown', 'tiny_chain', 'tiny_sudoku6x6')   # the main table's tasks: of the protocol's (`TASK_POOLS`), all but tiny_code and tiny_json, still piloted
 
 def variant_arm(method:str,  # a method of `ARM_METHODS` (the table's: `TABLE_METHODS`)
                 variant:str, # a key of `VARIANT_LABELS`: base, dps, sml, dps_sml

@@ -6,26 +6,27 @@
 __all__ = ['POOLS', 'POOL_FRACS', 'PROTOCOL_NOTE', 'COUNTDOWN_TINY', 'LABEL_COLUMNS', 'EVAL_BATCH_SIZE', 'KEEPER_FILE',
            'TASK_POOLS', 'ARMS', 'ARM_METHODS', 'ARM_FLAGS', 'GAIN_TASKS', 'GAIN_COMMAND', 'ARM_MARKERS', 'ARM_LINES',
            'pool_of', 'solution_key', 'PoolsTooSmall', 'task_pools', 'pool_sha256', 'sudoku_solve',
-           'chain_verifier_reward', 'sudoku_verifier_reward', 'protocol_rewards', 'protocol_token_correctness',
-           'sudoku_token_correctness', 'split_metric', 'ValidationKeeper', 'logp_passes', 'rollout_passes',
-           'rl_step_passes', 'sft_step_passes', 'protocol_sizes', 'protocol_data_seed', 'protocol_pools',
-           'protocol_card', 'card_pool', 'train_base', 'arm_overrides', 'arm_of', 'arm_config', 'rl_arm', 'sft_control',
-           'ProtocolExists', 'eval_passes', 'stage_work', 'StageClock', 'run_protocol', 'rollout_diagnostics',
-           'feasible_seeds', 'run_gain_study', 'collect_gain_study', 'gain_table', 'plot_gain', 'write_gain_figures',
-           'read_gain_csv', 'gain_main', 'passes_label', 'protocol_figure', 'plot_protocol']
+           'chain_verifier_reward', 'sudoku_verifier_reward', 'code_verifier_reward', 'json_property_reward',
+           'protocol_rewards', 'protocol_token_correctness', 'sudoku_token_correctness', 'split_metric',
+           'ValidationKeeper', 'logp_passes', 'rollout_passes', 'rl_step_passes', 'sft_step_passes', 'protocol_sizes',
+           'protocol_data_seed', 'protocol_pools', 'protocol_card', 'card_pool', 'train_base', 'arm_overrides',
+           'arm_of', 'arm_config', 'rl_arm', 'sft_control', 'ProtocolExists', 'eval_passes', 'stage_work', 'StageClock',
+           'run_protocol', 'rollout_diagnostics', 'feasible_seeds', 'run_gain_study', 'collect_gain_study',
+           'gain_table', 'plot_gain', 'write_gain_figures', 'read_gain_csv', 'gain_main', 'passes_label',
+           'protocol_figure', 'plot_protocol']
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #69273f0c
-import copy, hashlib, itertools, json, math, re, statistics, time
+import copy, hashlib, itertools, json, math, os, re, statistics, time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 import torch
 from datasets import Dataset, DatasetDict
-from ..tasks.procedural import make_sudoku, make_countdown, make_chain, chain_value, chain_steps, _sudoku_solutions, sudoku6_solve
-from ..tasks.rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, completion_texts
+from ..tasks.procedural import make_sudoku, make_countdown, make_chain, chain_value, chain_steps, _sudoku_solutions, sudoku6_solve, json_shape
+from ..tasks.rewards import sudoku_reward, countdown_reward, gsm8k_eval_score, completion_texts, extract_json, parse_json, json_validates
 from ..config import TrainConfig, ConfigError, tiny_config, apply_overrides, validate, PROTOCOL_TINY, TASK_PROTOCOL, protocol_config
 from ..sft import sft_train
 from ..progress import hms, watching, watcher
-from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN
+from ..tasks.evaluate import get_task, task_names, PROTOCOL_COUNTDOWN, MBPP_FIELDS, _parses   # _parses: ast.parse, which runs nothing
 from fastcore.basics import patch
 from typing import Iterator
 from ..plots import SERIES_LINES, STYLE, arm_label, min_span, human_name, _save as _save_figure   # the protocol's figure is drawn with the runtime's plot style (12a_plots)
@@ -43,7 +44,7 @@ def pool_of(key:str,          # a problem's solution key (`solution_key`)
     edges = torch.tensor(fracs, dtype=torch.float64).cumsum(0).tolist()
     return next((p for p, e in zip(POOLS, edges) if h < e), POOLS[-1])
 
-PROTOCOL_NOTE = "the protocol covers tiny_sudoku, tiny_countdown, tiny_chain and tiny_sudoku6x6"
+PROTOCOL_NOTE = "the protocol covers tiny_sudoku, tiny_countdown, tiny_chain, tiny_sudoku6x6, tiny_code and tiny_json"
 
 def _protocol_spec(task):
     "The registry's `TaskSpec` of `task` (10_evaluate) when the protocol covers it (it has a `protocol_draw`), else a ValueError."
@@ -60,7 +61,7 @@ def solution_key(task:str, # a protocol task (`PROTOCOL_NOTE`)
 
 # %% ../../nbs/paper/16_rl_protocol.ipynb #1a9fda4a
 COUNTDOWN_TINY = PROTOCOL_COUNTDOWN           # the protocol's Countdown, kept with the task in the registry (10_evaluate)
-LABEL_COLUMNS = ('solution', 'target_completion', 'expression', 'answer', 'gold')
+LABEL_COLUMNS = ('solution', 'target_completion', 'expression', 'answer', 'gold', 'code', 'instance')   # code: the reference; instance: JSON's
 
 def _draw(task, n, seed, tokenizer): return _protocol_spec(task).protocol_draw(n, seed, tokenizer)
 
@@ -139,6 +140,40 @@ def sudoku_verifier_reward(prompts=None,        # the prompts (passed on to `sud
             if any(c != '0' and d[j] != c for j, c in enumerate(p)): out[i] = 0.0
     return out
 
+# %% ../../nbs/paper/16_rl_protocol.ipynb #f4b94ab2
+def code_verifier_reward(timeout:float=3.0,            # wall-clock seconds per program in the sandbox
+                         max_workers:int | None=None,  # sandboxes at once (None: one per CPU)
+                        ):                             # f(prompts, completions, **columns) -> list[float], TRL's signature
+    "The code task's verifier: the fraction of the hidden asserts each completion passes in the sandbox; unparsable code 0 without a process, duplicates run once."
+    from daca_grpo.tasks import code_rewards as cr
+    run = cr.make_code_reward(timeout=timeout, max_workers=max_workers or os.cpu_count())
+    def code_verifier(prompts=None, completions=(), **columns):
+        texts, cols = completion_texts(completions), {k: v for k, v in columns.items() if k in ('test_list', *MBPP_FIELDS)}
+        todo = {}                                                     # (code, its asserts) -> the first completion that has them
+        for i, t in enumerate(texts):
+            if _parses(cr.extract_code(t)): todo.setdefault(json.dumps([cr.extract_code(t)] + [cols[k][i] for k in sorted(cols)]), i)
+        first = list(todo.values())
+        got = run(None, [texts[i] for i in first], **{k: [v[i] for i in first] for k, v in cols.items()}) if first else []
+        score = dict(zip(todo, got))
+        return [score.get(json.dumps([cr.extract_code(t)] + [cols[k][i] for k in sorted(cols)]), 0.0) for i, t in enumerate(texts)]
+    code_verifier.__name__ = 'code_verifier'
+    return code_verifier
+
+def json_property_reward(prompts=None,     # the prompts (TRL passes them; unused)
+                         completions=(),   # the completions: strings or chat messages
+                         json_schema=None, # the dataset's `json_schema` column: one object schema (JSON text) per completion
+                         **kwargs          # other dataset columns (ignored)
+                        ) -> list[float]:  # one reward in [0, 1] per completion
+    "Per completion: the schema's properties its JSON object fills validly / (the schema's properties + extra keys); 0 if no JSON object."
+    out = []
+    for t, s in zip(completion_texts(completions), json_schema):
+        ok, inst = parse_json(extract_json(t))
+        props = json.loads(s)['properties']
+        if not ok or not isinstance(inst, dict): out.append(0.0); continue
+        right = sum(p in inst and json_validates(inst[p], props[p]) for p in props)
+        out.append(right / (len(props) + sum(k not in props for k in inst)))
+    return out
+
 # %% ../../nbs/paper/16_rl_protocol.ipynb #65356852
 def protocol_rewards(task:str,              # a protocol task
                      keep_givens:bool=False, # Sudoku: a completion that changes a given digit scores 0
@@ -146,6 +181,8 @@ def protocol_rewards(task:str,              # a protocol task
     "The RL reward functions of `task` under the protocol (TRL signature; no label column needed)."
     if task == 'tiny_countdown': return [countdown_reward]
     if task == 'tiny_chain': return [chain_verifier_reward]
+    if task == 'tiny_code': return [code_verifier_reward()]
+    if task == 'tiny_json': return [json_property_reward]
     if task not in ('tiny_sudoku', 'tiny_sudoku6x6'): raise ValueError(f"{PROTOCOL_NOTE}, not {task!r}")
     def sudoku_verifier(prompts=None, completions=(), **columns):
         return sudoku_verifier_reward(prompts, completions, keep_givens=keep_givens, **columns)
@@ -316,7 +353,9 @@ def sft_step_passes(cfg:TrainConfig, # the run's config: sft.batch_size
 TASK_POOLS = {'tiny_sudoku': dict(n_labelled=24, n_prompt_only=2000, n_valid=200, n_test=200),
               'tiny_countdown': dict(n_labelled=180, n_prompt_only=450, n_valid=150, n_test=150),
               'tiny_chain': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200),
-              'tiny_sudoku6x6': dict(n_labelled=100, n_prompt_only=2000, n_valid=200, n_test=200)}
+              'tiny_sudoku6x6': dict(n_labelled=100, n_prompt_only=2000, n_valid=200, n_test=200),
+              'tiny_code': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200),   # 24 left the base at 0.005 (below)
+              'tiny_json': dict(n_labelled=300, n_prompt_only=2000, n_valid=200, n_test=200)}
 
 def protocol_sizes(cfg:TrainConfig, # a protocol config: data.task, protocol.n_*
                   ) -> dict:        # n_labelled, n_prompt_only, n_valid, n_test
