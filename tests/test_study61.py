@@ -46,3 +46,17 @@ def test_collect_copies_finished_stages_only(tmp_path):
     assert sorted(p.name for p in got) == ['diffu_grpo', 'oracle']
     assert (dest / 'tiny_sudoku' / 'seed1' / 'oracle.pt').read_text() == 'diffu_grpo_dps.pt'
     assert not (dest / 'tiny_sudoku' / 'seed1' / 'wd1.json').exists()
+
+
+def test_pilot_checks_read_validation_only(tmp_path):
+    d = tmp_path / 'tiny_code' / 'd1' / 'seed0' / 'default'; d.mkdir(parents=True)
+    (d / 'base.json').write_text(json.dumps(dict(valid=0.30, test=0.9)))
+    assert S.pilot_checks('tiny_code', 'd1', tmp_path) == dict(task='tiny_code', design='d1', base_valid=0.30, room=True)
+    curve = [dict(step=k, valid=0.30 + (0.03 if k >= 60 else 0.0), test=0.0) for k in range(0, 130, 10)]
+    (d / 'diffu_grpo.json').write_text(json.dumps(dict(valid=0.33, test=0.0, curve=curve)))
+    c = S.pilot_checks('tiny_code', 'd1', tmp_path)
+    assert c['learns'] and abs(c['rl_late_valid'] - 0.33) < 1e-12
+    (d / 'base.json').write_text(json.dumps(dict(valid=0.02, test=0.0)))
+    assert S.pilot_checks('tiny_code', 'd1', tmp_path)['room'] is False
+    jobs = S.pilot_jobs('tiny_json', 'd1', tmp_path)
+    assert [j.name for j in jobs] == ['base', 'diffu_grpo'] and all(j.seed == 0 and 'd1' in j.out for j in jobs)

@@ -19,7 +19,8 @@ RL on prompt-only problems, the matched-compute SFT control, validation-chosen c
      validation only; at most 2 core-hours each. THE PILOT RULE (committed before any pilot stage ran), per task:
        a. a design passes the room check if its SFT base's best validation metric lies in [0.10, 0.85];
        b. it passes the learning check if diffu-GRPO's mean validation metric over RL steps 60-120 is at least 2 pp above
-          the base's best validation metric (the control is the five-seed decision's business, step 4);
+          the base's best validation metric (the control is the five-seed decision's business, step 4); diffu-GRPO runs only
+          on a design whose base passed a (a base outside the range is reshaped first: RL from a base at 0 has no signal);
        c. at most three designs per task, one shaping knob changed at a time (difficulty mix, completion length, labelled
           pool size), each judged by a and b on seed 0; the first design passing both goes to step 4; if none does, the last
           design that passed a goes to step 4 all the same (the task gets its row, with the pilots' evidence), and if none
@@ -36,6 +37,8 @@ The credit study's rollouts from the committed SFT bases cost minutes and are no
     OMP_NUM_THREADS=1 python tools/study61.py --oracle [--root R] [--profile quick]   # step 2: the oracle arm, seeds 0-4
     python tools/study61.py --report                  # the core-hours spent so far, by step
     python tools/study61.py --collect                 # copy finished reruns and oracle stages into CREDIT_DIR, to be committed
+    OMP_NUM_THREADS=1 python tools/study61.py --pilot TASK DESIGN   # step 3: a design's seed-0 base and diffu-GRPO (results/pilot/TASK/DESIGN)
+    python tools/study61.py --pilot-report            # every pilot design's checks, from validation only
 """
 import argparse, json, shutil, sys
 from pathlib import Path
@@ -79,6 +82,35 @@ def oracle_jobs(root=RERUN_ROOT, profile='full', task='tiny_sudoku', seeds=SEEDS
     return out
 
 
+PILOT_ROOT = REPO / 'results' / 'pilot'
+PILOT_DESIGNS = {   # task -> design -> overrides on the task's protocol settings; a design is added here (and committed) before it runs
+    'tiny_code': {'d1': {}},     # TASK_PROTOCOL's: 300 labelled, 10,000 SFT steps validated every 500, 48-token completions
+    'tiny_json': {'d1': {}},
+}
+ROOM, LEARN_PP, LATE_STEPS = (0.10, 0.85), 0.02, (60, 120)
+
+
+def pilot_jobs(task, design, root=PILOT_ROOT):
+    "The pilot's stages of `design` on `task`: the SFT base and diffu-GRPO at seed 0, under results/pilot/<task>/<design>/."
+    from daca_grpo.paper.design import Job
+    over, d = tuple(sorted(PILOT_DESIGNS[task][design].items())), str(Path(root) / task / design / 'seed0' / 'default')
+    return [Job('base', task, 0, 'base', d, d, over), Job('arm', task, 0, 'diffu_grpo', d, d, over)]
+
+
+def pilot_checks(task, design, root=PILOT_ROOT):
+    "The pilot rule's checks (docstring, step 3) of one design, from validation only; None where a stage has not finished."
+    d = Path(root) / task / design / 'seed0' / 'default'
+    base = json.loads((d / 'base.json').read_text()) if (d / 'base.json').exists() else None
+    arm = json.loads((d / 'diffu_grpo.json').read_text()) if (d / 'diffu_grpo.json').exists() else None
+    out = dict(task=task, design=design, base_valid=base and base['valid'])
+    out['room'] = None if base is None else ROOM[0] <= base['valid'] <= ROOM[1]
+    if arm is not None:
+        late = [c['valid'] for c in arm['curve'] if LATE_STEPS[0] <= c['step'] <= LATE_STEPS[1]]
+        out['rl_late_valid'] = sum(late) / len(late)
+        out['learns'] = out['rl_late_valid'] - base['valid'] >= LEARN_PP
+    return out
+
+
 def spent_hours(root=RERUN_ROOT):
     "Core-hours of every stage this study ran: its `.meta.json` seconds under `root` (bases copied from the committed records excluded)."
     metas = [m for m in Path(root).rglob('*.meta.json') if m.name != 'base.meta.json']
@@ -117,10 +149,23 @@ if __name__ == '__main__':
     p.add_argument('--workers', type=int, default=1)
     p.add_argument('--report', action='store_true')
     p.add_argument('--collect', action='store_true')
+    p.add_argument('--pilot', nargs=2, metavar=('TASK', 'DESIGN'))
+    p.add_argument('--pilot-report', action='store_true')
     a = p.parse_args()
     if a.oracle:
         from daca_grpo.paper.reproduce import run_jobs
         print(run_jobs(oracle_jobs(a.root, a.profile), workers=a.workers))
+    if a.pilot:
+        from daca_grpo.paper.reproduce import run_jobs
+        base, arm = pilot_jobs(*a.pilot)
+        print(run_jobs([base], workers=1))
+        checks = pilot_checks(*a.pilot)
+        print(checks)
+        if checks['room']: print(run_jobs([base, arm], workers=1))
+        else: print('the base is outside the room range: diffu-GRPO does not run on this design (the rule, step 3 b)')
+    if a.pilot_report:
+        for task, designs in PILOT_DESIGNS.items():
+            for design in designs: print(pilot_checks(task, design))
     if a.collect: print(f'{len(collect(a.root))} stages in {CREDIT_DIR}')
     if a.report: print(f'spent: {spent_hours(a.root):.2f} of {BUDGET_HOURS:.0f} core-hours under {a.root}')
     if a.prepare_reruns: print(prepare_reruns(a.prepare_reruns))
