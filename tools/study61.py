@@ -84,7 +84,10 @@ def oracle_jobs(root=RERUN_ROOT, profile='full', task='tiny_sudoku', seeds=SEEDS
 
 PILOT_ROOT = REPO / 'results' / 'pilot'
 PILOT_DESIGNS = {   # task -> design -> overrides on the task's protocol settings; a design is added here (and committed) before it runs
-    'tiny_code': {'d1': {}},     # TASK_PROTOCOL's: 300 labelled, 10,000 SFT steps validated every 500, 48-token completions
+    'tiny_code': {'d1': {},      # TASK_PROTOCOL's: 300 labelled, 10,000 SFT steps validated every 500, 48-token completions
+                  # d1's base validated at 0.95 (no room); 24 labelled left a 2,000-step base at 0.015 (the protocol's feasibility
+                  # run): the labelled pool is the knob, at 100 (the long Sudoku's), all else d1's
+                  'd2': {'protocol.n_labelled': 100}},
     'tiny_json': {'d1': {}},
 }
 ROOM, LEARN_PP, LATE_STEPS = (0.10, 0.85), 0.02, (60, 120)
