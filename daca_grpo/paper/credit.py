@@ -6,7 +6,7 @@
 __all__ = ['CREDIT_TASKS', 'CREDIT_POLICIES', 'CREDIT_RULES', 'CREDIT_ROUNDS', 'CREDIT_ROUND_OFFSET', 'REPO_ROOT', 'COMMITTED',
            'CREDIT_DIR', 'RULE_COLORS', 'RULE_HATCHES', 'POLICY_NAMES', 'TASK_TITLES', 'CreditBatch', 'credit_batch',
            'credit_share', 'credit_auc', 'policy_path', 'credit_batches', 'credit_rows', 'step_rows', 'credit_study',
-           'credit_summary', 'write_credit', 'plot_credit', 'plot_steps']
+           'credit_summary', 'plot_credit', 'plot_steps', 'write_credit']
 
 # %% ../../nbs/paper/22_credit.ipynb #7beb3349
 import math
@@ -187,19 +187,6 @@ def credit_summary(rows:list, # per-seed rows of `credit_study`
         out.append(one)
     return out
 
-# %% ../../nbs/paper/22_credit.ipynb #023169fe
-def write_credit(out_dir=None,          # where the tables go (default: paper_figures/)
-                 **kw,                  # passed to `credit_study`
-                ) -> list:              # the summary rows
-    "Run the credit study and write credit_seeds.csv, credit.csv/.md and credit_steps.csv."
-    from daca_grpo.paper.stats import write_table, figures_dir
-    rows, steps = credit_study(**kw)
-    cmd = 'python -c "from daca_grpo.paper.credit import write_credit; write_credit()"'
-    write_table(rows, 'credit_seeds', out_dir, cmd=cmd, floatfmt='.4f'); write_table(steps, 'credit_steps', out_dir, cmd=cmd, floatfmt='.4f')
-    summary = credit_summary(rows)
-    write_table(summary, 'credit', out_dir, cmd=cmd, floatfmt='.4f')
-    return summary
-
 # %% ../../nbs/paper/22_credit.ipynb #9e4afee0
 RULE_COLORS = {'dps': '#1b9e77', 'confidence': '#d95f02', 'oracle': '#7570b3'}
 RULE_HATCHES = {'dps': '', 'confidence': '//', 'oracle': '..'}
@@ -228,7 +215,7 @@ def plot_credit(summary:list,              # rows of `credit_summary` (or credit
                            edgecolor='white', label=rule if i == j == 0 else None)
                     ax.errorbar(x, [f(r, 'auc') for r in rs], yerr=[[f(r, 'auc') - f(r, 'auc_low') for r in rs], [f(r, 'auc_high') - f(r, 'auc') for r in rs]],
                                 fmt='none', ecolor='black', elinewidth=0.8, capsize=2)
-                ax.axhline(0.5, color='black', lw=0.8, ls='--'); ax.set_ylim(0, 1)
+                ax.axhline(0.5, color='black', lw=0.8, ls='--'); ax.set_ylim(0, 1); ax.set_xlim(-0.6, max(len(pols), 3) - 0.4)   # bars as wide in every panel
                 ax.set_xticks(range(len(pols)), [POLICY_NAMES.get(p, p) for p in pols])
                 ax.set_title(f"{TASK_TITLES.get(task, task)}: {'rewarded (A > 0)' if sign == 'positive' else 'penalised (A < 0)'}")
                 if j == 0: ax.set_ylabel('AUC (0.5 = uniform)')
@@ -237,8 +224,9 @@ def plot_credit(summary:list,              # rows of `credit_summary` (or credit
     return fig
 
 # %% ../../nbs/paper/22_credit.ipynb #379c4a11
-def plot_steps(steps:list,   # rows of `step_rows` (or credit_steps.csv)
-              ):             # the matplotlib figure
+def plot_steps(steps:list,         # rows of `step_rows` (or credit_steps.csv)
+               min_tokens:int=100, # steps that committed fewer scored cells (over all seeds) are left out: their fractions are noise
+              ):                   # the matplotlib figure
     "Per denoising step and policy, means over seeds: the fraction of committed cells that are right (top) and their mean DPS weight (bottom)."
     import matplotlib.pyplot as plt
     from daca_grpo.plots import STYLE, series_style
@@ -248,7 +236,7 @@ def plot_steps(steps:list,   # rows of `step_rows` (or credit_steps.csv)
         for j, task in enumerate(tasks):
             for n, pol in enumerate(dict.fromkeys(r['policy'] for r in steps if r['task'] == task)):
                 mine = [r for r in steps if r['task'] == task and r['policy'] == pol]
-                ks = sorted({int(r['step']) for r in mine})
+                ks = sorted(k for k in {int(r['step']) for r in mine} if sum(int(r['tokens']) for r in mine if int(r['step']) == k) >= min_tokens)
                 mean = lambda k, m: sum(float(r[m]) for r in mine if int(r['step']) == k) / sum(int(r['step']) == k for r in mine)
                 st = series_style(n)
                 for ax, m in zip(axes[:, j], ('right', 'dps')): ax.plot(ks, [mean(k, m) for k in ks], label=POLICY_NAMES.get(pol, pol), ms=3, **st)
@@ -257,3 +245,17 @@ def plot_steps(steps:list,   # rows of `step_rows` (or credit_steps.csv)
         axes[0, 0].set_ylabel('fraction right'); axes[1, 0].set_ylabel('mean DPS weight'); axes[0, 0].legend()
         fig.tight_layout()
     return fig
+
+# %% ../../nbs/paper/22_credit.ipynb #023169fe
+def write_credit(out_dir=None,          # where the tables go (default: paper_figures/)
+                 **kw,                  # passed to `credit_study`
+                ) -> list:              # the summary rows
+    "Run the credit study and write credit_seeds.csv, credit.csv/.md, credit_steps.csv and the figures credit.png, credit_steps.png."
+    from daca_grpo.paper.stats import write_table, save_figure
+    rows, steps = credit_study(**kw)
+    cmd = 'python -c "from daca_grpo.paper.credit import write_credit; write_credit()"'
+    write_table(rows, 'credit_seeds', out_dir, cmd=cmd, floatfmt='.4f'); write_table(steps, 'credit_steps', out_dir, cmd=cmd, floatfmt='.4f')
+    summary = credit_summary(rows)
+    write_table(summary, 'credit', out_dir, cmd=cmd, floatfmt='.4f')
+    save_figure(plot_credit(summary), 'credit', out_dir, cmd=cmd); save_figure(plot_steps(steps), 'credit_steps', out_dir, cmd=cmd)
+    return summary
